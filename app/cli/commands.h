@@ -1,0 +1,39 @@
+// headroom-cli subcommands register themselves here, one per cmd_*.cpp, so adding a command never
+// edits main.cpp. Each command's run callback returns the process exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace headroom::cli {
+
+// Exit codes of the CLI contract (DESIGN.md); scripts depend on them.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadArguments = 2;
+inline constexpr int kExitUnreadableInput = 3;
+inline constexpr int kExitProbeFailed = 4;
+
+// setup adds the subcommand's options to `sub` and returns the function that runs it.
+using CommandSetup = std::function<std::function<int()>(CLI::App& sub)>;
+
+struct CommandInfo {
+    std::string name;
+    std::string description;
+    CommandSetup setup;
+};
+
+std::vector<CommandInfo>& commandRegistry();
+
+struct CommandRegistrar {
+    CommandRegistrar(std::string name, std::string description, CommandSetup setup) {
+        commandRegistry().push_back({std::move(name), std::move(description), std::move(setup)});
+    }
+};
+
+// Prints "headroom-cli <cmd>: <message>" to stderr and returns `code`.
+int fail(const std::string& command, const std::string& message, int code);
+
+} // namespace headroom::cli

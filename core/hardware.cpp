@@ -1,0 +1,147 @@
+#include "hardware.h"
+
+#include <algorithm>
+
+namespace headroom {
+
+HardwareSnapshot snapshotFromSizes(const std::vector<Bytes>& vram, Bytes ram, bool uma) {
+    HardwareSnapshot hw;
+    hw.source = "user";
+    hw.uma = uma;
+    hw.ram_total = ram;
+    hw.ram_provenance = "user";
+    int i = 0;
+    for (Bytes v : vram) {
+        if (v == 0) continue; // --vram 0 means "no GPU"
+        GpuDevice g;
+        g.name = uma ? "Unified GPU" : "GPU" + std::to_string(i);
+        g.integrated = uma;
+        g.total_bytes = v;
+        g.memory_provenance = "user";
+        hw.gpus.push_back(g);
+        ++i;
+    }
+    std::string label;
+    for (const auto& g : hw.gpus)
+        label += (label.empty() ? "" : " + ") + formatBytes(g.total_bytes);
+    if (label.empty()) label = "CPU only";
+    label += uma ? " unified" : "";
+    label += " | RAM " + formatBytes(ram);
+    hw.label = label;
+    return hw;
+}
+
+Result<bool> validateSnapshot(const HardwareSnapshot& hw) {
+    auto bad = [](std::string msg) {
+        return makeError(ErrorCode::InvalidArgument, std::move(msg));
+    };
+    if (hw.ram_total > kMaxPlausibleBytes)
+        return bad("ram: " + formatBytes(hw.ram_total) + " is larger than 1 PiB");
+    if (hw.ram_total == 0 && hw.gpus.empty())
+        return bad("ram: the machine has neither RAM nor a GPU; give --ram SIZE");
+    for (size_t i = 0; i < hw.gpus.size(); ++i) {
+        const auto& g = hw.gpus[i];
+        if (g.total_bytes > kMaxPlausibleBytes)
+            return bad("gpus[" + std::to_string(i) + "].total_bytes is larger than 1 PiB");
+        if (g.free_bytes && *g.free_bytes > g.total_bytes)
+            return bad("gpus[" + std::to_string(i) + "].free_bytes exceeds total_bytes");
+    }
+    if (hw.ram_available && *hw.ram_available > hw.ram_total && hw.ram_total > 0)
+        return bad("ram_available exceeds ram_total");
+    if (hw.uma && hw.gpus.size() > 1) return bad("uma: a unified-memory machine has one GPU pool");
+    return true;
+}
+
+SignedBytes MemoryBudget::vramUsable() const {
+    SignedBytes s = 0;
+    for (const auto& d : devices)
+        s += d.usable;
+    return s;
+}
+
+namespace {
+
+Bytes discreteMargin(Bytes total) {
+    return std::max<Bytes>(kDiscreteMarginFloor, static_cast<Bytes>(kDiscreteMarginFraction *
+                                                                    static_cast<double>(total)));
+}
+
+MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind) {
+    MemoryBudget b;
+    b.kind = kind;
+    b.uma = hw.uma;
+    b.ram_total = hw.ram_total;
+    b.ram_provenance = hw.ram_provenance;
+    const bool live = kind == BudgetKind::Live;
+    const Bytes ram = live ? hw.ram_available.value_or(0) : hw.ram_total;
+    if (live && !hw.ram_available) b.unknown = true;
+    if (hw.uma) {
+        // One pool: the GPU's share is 80 % of it; host RAM is not extra spill room.
+        Bytes pool = hw.gpus.empty() ? hw.ram_total : std::max(hw.gpus[0].total_bytes, Bytes{0});
+        b.uma_pool_total = pool;
+        Bytes base = pool;
+        if (live) {
+            // Live: what the pool has free now (the GPU's live figure, else RAM available).
+            if (!hw.gpus.empty() && hw.gpus[0].free_bytes)
+                base = *hw.gpus[0].free_bytes;
+            else if (hw.ram_available)
+                base = std::min(pool, *hw.ram_available);
+            else
+                b.unknown = true;
+        }
+        DeviceBudget d;
+        d.name = hw.gpus.empty() ? "Unified memory" : hw.gpus[0].name;
+        d.total = pool;
+        d.margin = satSub(pool, static_cast<Bytes>(kUmaUsableFraction * static_cast<double>(pool)));
+        d.usable = toSigned(static_cast<Bytes>(kUmaUsableFraction * static_cast<double>(base))) -
+                   toSigned(extra);
+        d.provenance = hw.gpus.empty() ? hw.ram_provenance : hw.gpus[0].memory_provenance;
+        b.devices.push_back(d);
+        b.ram_usable = 0;
+        return b;
+    }
+    if (hw.gpus.empty()) {
+        // CPU only: RAM is the pool the model runs from.
+        b.ram_usable =
+            toSigned(static_cast<Bytes>(kCpuOnlyUsableFraction * static_cast<double>(ram))) -
+            toSigned(extra);
+        return b;
+    }
+    for (size_t i = 0; i < hw.gpus.size(); ++i) {
+        const auto& g = hw.gpus[i];
+        DeviceBudget d;
+        d.name = g.name;
+        d.total = g.total_bytes;
+        d.margin = discreteMargin(g.total_bytes);
+        d.provenance = g.memory_provenance;
+        Bytes base = g.total_bytes;
+        if (live) {
+            if (g.free_bytes)
+                base = *g.free_bytes;
+            else
+                b.unknown = true;
+        }
+        d.usable = toSigned(base) - toSigned(d.margin) - (i == 0 ? toSigned(extra) : 0);
+        b.devices.push_back(d);
+    }
+    b.ram_usable = toSigned(ram);
+    return b;
+}
+
+} // namespace
+
+MemoryBudget capacityBudget(const HardwareSnapshot& hw, Bytes extra_reserve) {
+    return makeBudget(hw, extra_reserve, BudgetKind::Capacity);
+}
+
+MemoryBudget liveBudget(const HardwareSnapshot& hw, Bytes extra_reserve) {
+    return makeBudget(hw, extra_reserve, BudgetKind::Live);
+}
+
+bool hasLiveFigures(const HardwareSnapshot& hw) {
+    for (const auto& g : hw.gpus)
+        if (g.free_bytes) return true;
+    return false;
+}
+
+} // namespace headroom

@@ -1,0 +1,99 @@
+// HardwareSnapshot: the machine a plan is made for — probed, from a preset, from a saved
+// profile, or typed in. MemoryBudget: what a plan may use of it, capacity or live.
+#pragma once
+
+#include "result.h"
+#include "units.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+// Where a figure came from; shown next to it ("VK_EXT_memory_budget", "NVML", "sysfs",
+// "/proc/meminfo", "cgroup v2", "preset", "user", "table", "default estimate").
+struct Figure {
+    double value = 0;
+    std::string provenance;
+};
+
+struct GpuDevice {
+    std::string name;
+    std::string backend = "cuda"; // cuda | vulkan | metal (how llama.cpp would drive it)
+    std::uint32_t vendor_id = 0;
+    std::uint32_t device_id = 0;
+    std::string pci_address; // "0000:01:00.0" ("" when unknown)
+    std::string driver;
+    bool integrated = false;         // shares system RAM (APU, Apple Silicon, DGX Spark)
+    Bytes total_bytes = 0;           // device-local memory (UMA: the pool the GPU may use)
+    std::optional<Bytes> free_bytes; // live free memory right now (nullopt: unknown)
+    std::string memory_provenance;   // of total/free
+    double bandwidth_gbs = 0;        // memory bandwidth, GB/s (0 = unknown)
+    std::string bandwidth_provenance;
+    double fp16_tflops = 0;                     // dense FP16 throughput (0 = unknown)
+    std::uint32_t pcie_gen = 0, pcie_width = 0; // narrowest link on the path to the root port
+};
+
+struct HardwareSnapshot {
+    std::string label;  // "RTX 4090 24 GiB + 64 GiB DDR5", shown in the header
+    std::string source; // "probe", "preset:rtx-4090", "file:PATH", "user"
+    std::vector<GpuDevice> gpus;
+    bool uma = false; // one physical pool: GPU and CPU share RAM (no separate spill room)
+    Bytes ram_total = 0;
+    std::optional<Bytes> ram_available; // live (MemAvailable, cgroup-limited)
+    std::string ram_provenance;
+    Bytes swap_total = 0;
+    std::optional<Bytes> cgroup_limit; // container memory limit, when one applies
+    double host_bandwidth_gbs = 0;     // system RAM bandwidth, GB/s (0 = unknown)
+    std::string host_bandwidth_provenance;
+    double cpu_tflops = 0; // CPU FP32 throughput for prefill estimates (0 = unknown)
+    unsigned cpu_threads = 0;
+    std::vector<std::string> notes; // probe remarks ("no Vulkan loader: …")
+};
+
+// A snapshot from flags: --vram 24GiB[,12GiB] --ram 64GiB [--uma].
+HardwareSnapshot snapshotFromSizes(const std::vector<Bytes>& vram, Bytes ram, bool uma);
+// Structural checks (absurd sizes, zero RAM, UMA with several GPUs); names the field.
+Result<bool> validateSnapshot(const HardwareSnapshot& hw);
+
+enum class BudgetKind { Capacity, Live };
+
+// What a plan may place. Budgets are signed: an over-committed device is negative, never wrapped.
+struct DeviceBudget {
+    std::string name;
+    Bytes total = 0;
+    Bytes margin = 0;       // reserve kept free (driver, desktop, fragmentation)
+    SignedBytes usable = 0; // total (or live free) - margin - extra reserve
+    std::string provenance;
+};
+
+struct MemoryBudget {
+    BudgetKind kind = BudgetKind::Capacity;
+    std::vector<DeviceBudget> devices; // empty: CPU only
+    bool uma = false;
+    Bytes uma_pool_total = 0;   // UMA: the whole shared pool (for the OS-floor check)
+    SignedBytes ram_usable = 0; // host RAM a plan may use (UMA: 0, it is the same pool)
+    Bytes ram_total = 0;
+    std::string ram_provenance;
+    bool unknown = false; // a live reading was unusable: plans must refuse, not guess
+
+    SignedBytes vramUsable() const;
+};
+
+// Capacity planning margin for a discrete card: max(2 GiB, 9 % of the card). Measured by Hermes
+// as what drivers, the desktop and fragmentation take on real machines. Not a knob.
+inline constexpr Bytes kDiscreteMarginFloor = 2 * GiB;
+inline constexpr double kDiscreteMarginFraction = 0.09;
+// Unified memory: a plan may use 80 % of the pool; the rest is the OS's. Not a knob.
+inline constexpr double kUmaUsableFraction = 0.80;
+// CPU only: the model may use 80 % of RAM. Not a knob.
+inline constexpr double kCpuOnlyUsableFraction = 0.80;
+
+MemoryBudget capacityBudget(const HardwareSnapshot& hw, Bytes extra_reserve);
+// Live: free memory right now, same margins. unknown=true when the snapshot has no live figure.
+MemoryBudget liveBudget(const HardwareSnapshot& hw, Bytes extra_reserve);
+bool hasLiveFigures(const HardwareSnapshot& hw);
+
+} // namespace headroom

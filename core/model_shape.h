@@ -1,0 +1,98 @@
+// ModelShape: what the planner needs to know about a model, per layer, independent of where it
+// came from (a GGUF header or the built-in catalog). Every byte figure is what llama.cpp would
+// load or allocate; element counts are per token and per sequence.
+#pragma once
+
+#include "ggml_type.h"
+#include "units.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+// How one block's attention keeps its history. Mirrors llama.cpp's layer predicates:
+// llama_hparams::has_kv(il), is_swa(il), is_recurrent(il) and is_mla().
+enum class AttentionKind {
+    Full,          // KV cache grows with the whole context
+    SlidingWindow, // KV cache holds the window (+ ubatch) only, unless --swa-full
+    Mla,           // multi-head latent attention: one K-only latent row (kv_lora_rank + rope dims)
+    Recurrent,     // SSM / linear attention: constant-size state per sequence, no KV cache
+    None,          // no cache of its own (e.g. Gemma 3n layers that reuse another layer's KV)
+};
+
+const char* attentionKindName(AttentionKind kind);
+
+struct LayerShape {
+    AttentionKind attention = AttentionKind::Full;
+    std::uint32_t n_head = 0;    // query heads (compute estimate only)
+    std::uint32_t n_head_kv = 0; // KV heads (informational; the cache uses the two below)
+    // Elements per token of this layer's K and V rows: llama_hparams::n_embd_k_gqa(il) and
+    // n_embd_v_gqa(il). For MLA, k is kv_lora_rank + rope dims and there is no V cache.
+    std::uint32_t n_embd_k_gqa = 0;
+    std::uint32_t n_embd_v_gqa = 0;
+    // Recurrent state elements per sequence: llama_hparams::n_embd_r() (conv/shift state) and
+    // n_embd_s() (SSM/WKV state). Allocated in f32 by llama_memory_recurrent.
+    std::uint64_t recurrent_r = 0;
+    std::uint64_t recurrent_s = 0;
+    // Weight bytes of this block, split the way placement moves them.
+    Bytes attn_bytes = 0;    // attention / SSM projections and norms
+    Bytes ffn_bytes = 0;     // dense FFN, or the shared expert(s) of a MoE block
+    Bytes experts_bytes = 0; // routed experts (ffn_*_exps) of this block, all experts together
+    bool is_mtp = false;     // a next-token-prediction block (nextn): cached but weights skipped
+};
+
+struct MoeShape {
+    std::uint32_t n_expert = 0;        // routed experts per MoE layer
+    std::uint32_t n_expert_used = 0;   // experts active per token
+    std::uint32_t n_expert_shared = 0; // always-active shared experts
+};
+
+// Where the numbers came from, shown next to every figure (catalog prior vs file header).
+enum class ShapeSource { Catalog, GgufHeader, Generated };
+const char* shapeSourceName(ShapeSource source);
+
+struct ModelShape {
+    std::string id;           // catalog id or file path
+    std::string name;         // display name
+    std::string architecture; // GGUF general.architecture
+    std::string quant;        // "Q4_K_M", "MXFP4", … ("" when unknown)
+    ShapeSource source = ShapeSource::Catalog;
+    bool conservative = false; // unknown architecture: priced as all-full attention, marked so
+
+    std::uint64_t n_ctx_train = 0; // trained context; 0 = unknown
+    std::uint32_t n_vocab = 0;
+    std::uint32_t n_embd = 0;
+    std::uint32_t n_ff = 0;     // dense FFN width (compute estimate)
+    std::uint32_t n_ff_exp = 0; // expert FFN width (compute estimate)
+    std::uint32_t n_swa = 0;    // sliding window in tokens (0 = none)
+    std::uint64_t n_params = 0; // total parameters (speed estimate); 0 = derive from bytes
+    std::vector<LayerShape> layers;
+    MoeShape moe;
+
+    // Tensors outside the repeating blocks.
+    Bytes token_embd_bytes = 0;     // token_embd: llama.cpp keeps it on the CPU (input layer)
+    Bytes output_bytes = 0;         // output head + final norm: on the GPU once every layer is
+    Bytes other_bytes = 0;          // everything else (per-layer embeddings, rope factors, …)
+    Bytes mtp_head_bytes = 0;       // an external MTP head file, charged when MTP is on
+    Bytes mmproj_bytes = 0;         // the multimodal projector file, charged when mmproj is on
+    Bytes file_bytes = 0;           // all GGUF parts on disk (header included)
+    std::uint32_t n_mtp_layers = 0; // nextn_predict_layers (blocks flagged is_mtp)
+    std::vector<std::string> notes; // caveats to show with the plan ("estimated from …")
+
+    bool isMoe() const { return moe.n_expert > 0; }
+    bool hasRecurrent() const;
+    bool hasSwa() const;
+    bool mtpCapable() const { return n_mtp_layers > 0 || mtp_head_bytes > 0; }
+    std::uint32_t nLayer() const { return static_cast<std::uint32_t>(layers.size()); }
+    std::uint32_t nMoeLayers() const;
+    // Weights llama.cpp loads: blocks (minus skipped MTP weights) + embeddings + output + other.
+    Bytes weightBytes() const;
+    Bytes blockBytes(std::uint32_t il) const;
+    Bytes expertBytesTotal() const;
+    // Bytes one routed expert of one layer costs (its row of every *_exps bank).
+    Bytes bytesPerExpert() const;
+};
+
+} // namespace headroom

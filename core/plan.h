@@ -1,0 +1,213 @@
+// Plan: the answer for one model, machine and set of options — every context rung priced per
+// term and device, a verdict per rung, the launch decision, and the refusal reasons.
+#pragma once
+
+#include "hardware.h"
+#include "model_shape.h"
+#include "options.h"
+#include "units.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+// Bytes of each term. kv = kv_k + kv_v. All integer bytes.
+struct Terms {
+    Bytes weights = 0;
+    Bytes experts = 0; // the routed-expert part of weights (already inside `weights`)
+    Bytes kv_k = 0;
+    Bytes kv_v = 0;
+    Bytes recurrent_state = 0;
+    Bytes compute = 0;
+    Bytes output = 0;
+    Bytes overhead = 0; // backend runtime (CUDA/Vulkan context), MTP draft context
+    Bytes mmproj = 0;
+    Bytes margin = 0; // only in budget displays: the reserve a device keeps free
+
+    Bytes kv() const { return satAdd(kv_k, kv_v); }
+    Bytes total() const;
+    Terms& operator+=(const Terms& o);
+};
+
+enum class Verdict { Resident, Spilled, Refused };
+const char* verdictName(Verdict v);
+
+// Which budget a refusal is about.
+enum class BudgetName {
+    Vram,
+    VramRam,
+    UmaPool,
+    OsFloor,
+    KvLatency,
+    ExpertPool,
+    TrainedContext,
+    Ram,
+    MemoryUnknown
+};
+const char* budgetName(BudgetName b);
+
+enum class RefusalCode {
+    PhysicsFloor,       // weights + floor context > VRAM + RAM: no context makes it run
+    VramRamExceeded,    // this rung does not fit VRAM + RAM
+    UmaPoolExceeded,    // this rung does not fit the unified pool
+    OsFloor,            // unified memory: too little would be left for the OS
+    KvSpillUnsupported, // KV must spill but below 64K or a page restore breaks the latency budget
+    ExpertPoolTooSmall, // expert cache cannot hold one layer of experts or KV gets <= 1 page
+    ContextTooLong,     // beyond the model's trained context
+    RamExceeded,        // CPU only: does not fit RAM
+    MemoryUnknown,      // live memory could not be read
+};
+const char* refusalCodeName(RefusalCode c);
+
+enum class RemedyKind {
+    ShorterContext,
+    KvCacheQ8,
+    KvCacheQ4,
+    FlashAttention,
+    CpuMoe,
+    SmallerQuant,
+    FreeGpuMemory,
+    FewerSequences,
+    DropMmproj,
+    SwaCacheDefault,
+    SmallerUbatch
+};
+const char* remedyKindName(RemedyKind k);
+
+// A change the user can apply; the GUI applies `options` on click.
+struct Remedy {
+    RemedyKind kind;
+    std::string label;           // "q8_0 KV cache (-ctk q8_0 -ctv q8_0 -fa on)"
+    SignedBytes saves_bytes = 0; // on the budget that refused
+    bool fixes = false;          // re-pricing with it makes the rung run
+    PlanOptions options;         // the options with the remedy applied
+};
+
+struct TermLine {
+    std::string label;
+    Bytes bytes = 0;
+};
+
+struct Refusal {
+    RefusalCode code;
+    BudgetName budget;
+    int device = -1; // which GPU, when the budget is one device's
+    Bytes needed_bytes = 0;
+    SignedBytes available_bytes = 0;
+    SignedBytes shortfall_bytes = 0;
+    std::vector<TermLine> terms;
+    std::vector<Remedy> remedies;
+    std::string message;
+};
+
+struct DeviceUse {
+    std::string name;
+    Terms terms;
+    Bytes bytes = 0;              // terms.total()
+    SignedBytes budget_bytes = 0; // usable on this device
+};
+
+struct Placement {
+    std::uint32_t gpu_layers = 0; // -ngl (layers offloaded; n_layer + 1 includes the output)
+    std::uint32_t n_cpu_moe = 0;  // --n-cpu-moe: first N MoE layers keep experts on the CPU
+    std::uint64_t expert_slots_gpu = 0;
+    std::uint64_t expert_slots_host = 0;
+    std::vector<std::uint32_t> ffn_blocks_to_host; // recurrent blocks whose FFN moves (hybrid)
+    std::string override_tensor;                   // the -ot pattern, "" when none
+    Bytes spill_bytes = 0;  // weights in host RAM that would rather be on a GPU
+    bool kv_offload = true; // false: --no-kv-offload (KV in host RAM)
+};
+
+enum class KvSpillMode { Resident, Spill, Unsupported, NotApplicable };
+enum class KvSpillTier { None, Cpu, Disk };
+enum class KvRestoreClass { CpuApple, CpuPcie, DiskNvme, DiskSata };
+const char* kvSpillModeName(KvSpillMode m);
+const char* kvSpillTierName(KvSpillTier t);
+const char* kvRestoreClassName(KvRestoreClass c);
+
+struct KvSpillPlan {
+    KvSpillMode mode = KvSpillMode::NotApplicable;
+    KvSpillTier tier = KvSpillTier::None;
+    KvRestoreClass restore_class = KvRestoreClass::CpuPcie;
+    std::uint64_t page_tokens = 256;
+    std::uint64_t total_pages = 0, resident_pages = 0, spill_pages = 0;
+    Bytes page_bytes = 0, total_bytes = 0, resident_bytes = 0, spill_bytes = 0;
+    SignedBytes resident_budget_bytes = 0;
+    double worst_case_restore_ms = 0;
+    double latency_budget_ms = 0;
+    std::string message;
+};
+
+struct ExpertSplit {
+    bool applicable = false;
+    SignedBytes budget_bytes = 0; // what the GPU has for experts + KV after everything else
+    Bytes bytes_per_expert = 0, bytes_per_page = 0;
+    std::uint64_t num_experts = 0, total_experts = 0, max_slots = 0, reserve_pages = 0;
+    std::uint64_t slots = 0, pages = 0;
+    bool prefill_overlap = false;
+    bool too_small = false;
+    Bytes needed_bytes = 0;
+};
+
+enum class SpeedClass { Pleasant, Usable, TooSlow };
+const char* speedClassName(SpeedClass c);
+
+struct Speed {
+    double decode_tok_s = 0;
+    double prefill_tok_s = 0;
+    SpeedClass decode_class = SpeedClass::TooSlow;
+    std::string basis; // what the estimate assumed (bandwidths, bytes per token)
+};
+
+enum class Posture { Plain, Lean, Stacked };
+const char* postureName(Posture p);
+
+struct Rung {
+    std::uint32_t requested_context = 0;
+    std::uint32_t context = 0; // what llama.cpp really uses after its padding
+    bool on_ladder = true;     // false: the exact -c value
+    Posture posture = Posture::Plain;
+    std::uint32_t n_ubatch = 512;
+    Verdict verdict = Verdict::Refused;
+    Terms totals;
+    std::vector<DeviceUse> devices;
+    Terms host; // what lands in system RAM
+    Bytes host_bytes = 0;
+    SignedBytes host_budget_bytes = 0;
+    Placement placement;
+    KvSpillPlan kv_spill;
+    ExpertSplit expert_split;
+    Speed speed;
+    std::optional<Refusal> refusal;
+};
+
+struct Decision {
+    std::uint32_t context = 0;
+    Posture posture = Posture::Plain;
+    bool spilled = false;
+    bool refused = false;
+    Bytes spill_bytes = 0;
+    bool kv_on_gpu = true;
+    int rung_index = -1; // into Plan::rungs (of the chosen posture)
+    std::vector<std::string> reasons;
+};
+
+struct Plan {
+    ModelShape model;
+    HardwareSnapshot hardware;
+    PlanOptions options;
+    MemoryBudget budget;
+    Backend backend = Backend::Cpu;        // resolved
+    bool flash_attn = true;                // resolved
+    bool mtp = false;                      // resolved
+    std::vector<Rung> rungs;               // of the chosen posture, ascending context
+    std::vector<Rung> other_posture_rungs; // MTP models: the posture not chosen
+    Decision decision;
+    std::vector<std::string> launch_args; // llama-server arguments (without the model path)
+    std::vector<std::string> notes;       // estimates and caveats
+};
+
+} // namespace headroom

@@ -1,0 +1,26 @@
+// The planner: pricing + policies over one model, machine and options. Pure functions, no I/O.
+#pragma once
+
+#include "hardware.h"
+#include "model_shape.h"
+#include "options.h"
+#include "plan.h"
+#include "result.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace headroom {
+
+// Plans every ladder rung (and the exact -c value when it is not a rung), decides the launch
+// window and posture, and builds the llama-server arguments. Errors only for input that cannot be
+// priced (a shape with no layers, options out of range); a model that does not fit is a Plan
+// whose rungs are refused.
+Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
+                      const PlanOptions& options);
+
+// Checks options against llama.cpp's own rules (e.g. a quantized V cache needs flash attention,
+// MLA needs equal K and V cache types) and ranges; names the option.
+Result<bool> validateOptions(const ModelShape& model, const PlanOptions& options);
+
+} // namespace headroom
