@@ -45,6 +45,7 @@ for (const m of MODELS) {
   const tensors = JSON.parse(fs.readFileSync(path.join(__dirname, 'tensors', `${m.id}.json`), 'utf8'));
   const gguf = path.join(workDir, `${m.id}.gguf`);
   const w = writeGguf(gguf, { kv: m.kv }, tensors);
+  if (process.env.HEADROOM_VALIDATION_REUSE === '1' && measured.models[m.id]) continue; // GGUF written, numbers kept
   const settings = settingsFor(m);
   const allocLog = path.join(workDir, `${m.id}.alloc.log`);
   process.stderr.write(`measuring ${m.id} (${settings.length} settings)\n`);
@@ -52,7 +53,7 @@ for (const m of MODELS) {
   try {
     out = execFileSync(process.execPath, [path.join(__dirname, 'measure.js'), nodeModules, gguf, JSON.stringify(settings)], {
       env: { ...process.env, LD_PRELOAD: shim, HEADROOM_ALLOC_LOG: allocLog },
-      timeout: 180000, maxBuffer: 64 << 20, encoding: 'utf8',
+      timeout: 300000, maxBuffer: 64 << 20, encoding: 'utf8',
     });
   } catch (e) {
     out = e.stdout || '';
