@@ -154,10 +154,13 @@ struct ExpertSplit {
     SignedBytes budget_bytes = 0; // what the GPU has for experts + KV after everything else
     Bytes bytes_per_expert = 0, bytes_per_page = 0;
     std::uint64_t num_experts = 0, total_experts = 0, max_slots = 0, reserve_pages = 0;
-    std::uint64_t slots = 0, pages = 0;
+    // Not named `slots`: that is a Qt keyword macro and would break every Qt file using it.
+    std::uint64_t expert_slots = 0, pages = 0;
     bool prefill_overlap = false;
     bool too_small = false;
+    bool kv_starved = false; // too_small because the KV pool would keep ≤ 1 page
     Bytes needed_bytes = 0;
+    std::string message; // why too_small, or what the split is
 };
 
 enum class SpeedClass { Pleasant, Usable, TooSlow };
