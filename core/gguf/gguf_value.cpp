@@ -211,6 +211,12 @@ GgufArray GgufArray::fromEncoded(GgufValueType element_type, std::uint64_t count
     return a;
 }
 
+GgufArray GgufArray::withBlob(std::shared_ptr<const std::string> blob) const {
+    GgufArray a = *this;
+    a.blob_ = std::move(blob);
+    return a;
+}
+
 std::string_view GgufArray::raw() const {
     if (!blob_ || begin_ > blob_->size() || size_ > blob_->size() - begin_) return {};
     return std::string_view(blob_->data() + begin_, size_);

@@ -72,6 +72,9 @@ public:
     static GgufArray fromEncoded(GgufValueType element_type, std::uint64_t count,
                                  std::shared_ptr<const std::string> blob, std::size_t begin,
                                  std::size_t size, std::uint64_t file_offset);
+    // The same array over another storage blob at the same position (the reader builds arrays
+    // while its storage still grows, then attaches the final blob).
+    GgufArray withBlob(std::shared_ptr<const std::string> blob) const;
 
     GgufValueType elementType() const { return element_type_; }
     std::uint64_t size() const { return count_; }
