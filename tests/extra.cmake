@@ -1,8 +1,11 @@
 # Extra tests that are not one-QtTest-per-file. Other areas may append here.
 
+# libFuzzer run over the GGUF reader (clang), see docs/fuzzing.md.
+include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/CMakeLists.txt)
+
 # The proof against the real engine: generates GGUFs with real hyperparameters, loads them with
 # the llama.cpp shipped in node-llama-cpp@3.21.1, and compares every buffer with `headroom-cli plan`.
-# Skipped (exit 77) without node/npm or before `plan` exists; see tests/validation/run.sh.
+# Skipped (exit 77) without node/npm; see tests/validation/run.sh.
 find_program(HEADROOM_NODE node)
 if(HEADROOM_NODE)
   add_test(NAME validation_llama_cpp
