@@ -1,6 +1,12 @@
 #include "planner.h"
 
 #include "planner_internal.h"
+#include "policy/expert_split.h"
+#include "policy/kv_spill.h"
+#include "policy/ladder.h"
+#include "policy/placement.h"
+#include "policy/speed.h"
+#include "policy/uma.h"
 #include "pricing.h"
 
 #include <algorithm>
@@ -12,20 +18,8 @@ namespace headroom {
 
 namespace {
 
-// The guaranteed minimum window and the ladder above it (Hermes context_policy: FLOOR = 64K,
-// x1.5 rungs up to native, 144K target). Measured over 161 agentic sessions: 66 % finish
-// uncompressed in 64K, 91 % in 144K. Not knobs.
-inline constexpr std::uint32_t kFloorWindow = 65536;
-inline constexpr double kLadderStep = 1.5;
-
-std::vector<std::uint32_t> ladder(std::uint64_t native) {
-    if (native == 0) native = kFloorWindow;
-    std::vector<std::uint32_t> rungs;
-    for (double step = kFloorWindow; step < static_cast<double>(native); step *= kLadderStep)
-        rungs.push_back(static_cast<std::uint32_t>(step));
-    rungs.push_back(static_cast<std::uint32_t>(std::min<std::uint64_t>(native, UINT32_MAX)));
-    return rungs;
-}
+using policy::contextLadder;
+using policy::kFloorWindow;
 
 std::string gib(Bytes b) {
     char buf[32];
@@ -206,27 +200,6 @@ std::vector<TermLine> termLines(const Terms& t) {
     return lines;
 }
 
-// Hybrid models: the fewest recurrent blocks (lowest index first) whose FFN bytes cover the spill
-// (Hermes recurrent_spill_blocks); full-attention blocks are never moved.
-std::vector<bool> recurrentFfnToHost(const ModelShape& model, Bytes spill) {
-    std::vector<bool> host(model.nLayer(), false);
-    Bytes covered = 0;
-    for (std::uint32_t il = 0; il < model.nLayer() && covered < spill; ++il) {
-        const LayerShape& l = model.layers[il];
-        if (l.attention != AttentionKind::Recurrent || l.ffn_bytes == 0) continue;
-        host[il] = true;
-        covered = satAdd(covered, l.ffn_bytes);
-    }
-    return host;
-}
-
-std::string ffnOverridePattern(const std::vector<bool>& host) {
-    std::string ids;
-    for (size_t il = 0; il < host.size(); ++il)
-        if (host[il]) ids += (ids.empty() ? "" : "|") + std::to_string(il);
-    return ids.empty() ? "" : "blk\\.(" + ids + ")\\.ffn_.*\\.weight=CPU";
-}
-
 SignedBytes deviceOverflow(const Assignment& a, const MemoryBudget& budget) {
     SignedBytes over = 0;
     for (size_t d = 0; d < a.devices.size(); ++d)
@@ -269,8 +242,10 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
         } else if (model.hasRecurrent()) {
             // 2. Hybrid: move the FFNs of the fewest recurrent blocks that cover the overflow.
             const SignedBytes over = deviceOverflow(a, budget);
-            choice.ffn_host =
-                recurrentFfnToHost(model, static_cast<Bytes>(std::max<SignedBytes>(0, over)));
+            choice.ffn_host.assign(n_layer_all, false);
+            for (std::uint32_t b : policy::recurrentSpillBlocks(
+                     model, static_cast<Bytes>(std::max<SignedBytes>(0, over))))
+                choice.ffn_host[b] = true;
             a = assign(model, price, opt, budget, choice);
             ok = devicesFit(a, budget);
             if (!ok) choice.ffn_host.clear();
@@ -304,7 +279,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     for (size_t il = 0; il < choice.ffn_host.size(); ++il)
         if (choice.ffn_host[il])
             r.placement.ffn_blocks_to_host.push_back(static_cast<std::uint32_t>(il));
-    r.placement.override_tensor = ffnOverridePattern(choice.ffn_host);
+    r.placement.override_tensor = policy::hybridFfnOverride(r.placement.ffn_blocks_to_host);
     if (model.isMoe()) {
         const Bytes per_layer = model.moe.n_expert;
         for (std::uint32_t il = 0; il < n_layer_all; ++il) {
@@ -356,90 +331,61 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
 
 namespace {
 
-// Bandwidth classes when the hardware does not say (Hermes catalog.predicted_decode_tok_s:
-// discrete GPU 1000 GB/s, unified memory 210 GB/s, CPU / spilled 80 GB/s). Not knobs.
-inline constexpr double kDefaultGpuBandwidthGBs = 1000;
-inline constexpr double kDefaultUmaBandwidthGBs = 210;
-inline constexpr double kDefaultHostBandwidthGBs = 80;
-// Prefill throughput when unknown: a mid-range GPU's dense FP16 rate and a desktop CPU's, at the
-// ~50 % matmul efficiency llama.cpp reaches on large batches. ESTIMATES, not knobs.
-inline constexpr double kDefaultGpuTflops = 80;
-inline constexpr double kDefaultCpuTflops = 1.0;
-inline constexpr double kMatmulEfficiency = 0.5;
-// PCIe 4.0 x16 effective host-to-device rate when the link is unknown (GB/s).
-inline constexpr double kDefaultPcieGBs = 25;
-// Thresholds from Hermes (PLEASANT_FLOOR_TOK_S and the growth speed floor). Not knobs.
-inline constexpr double kPleasantTokS = 20;
-inline constexpr double kFloorTokS = 6;
+// Prefill throughput when the hardware does not say: what llama.cpp sustains on large batches on a
+// mid-range GPU (~40 TFLOPS effective) and a desktop CPU (~0.5). ESTIMATES, not knobs.
+inline constexpr double kDefaultGpuTflops = 40;
+inline constexpr double kDefaultCpuTflops = 0.5;
 
-double pcieGBs(std::uint32_t gen, std::uint32_t width) {
-    if (gen == 0 || width == 0) return kDefaultPcieGBs;
-    // Per-lane payload rate in GB/s after encoding, gen 1..6.
-    static const double lane[] = {0, 0.25, 0.5, 0.985, 1.969, 3.938, 7.563};
-    return lane[std::min<std::uint32_t>(gen, 6)] * width;
-}
-
-// Bytes a decode step reads: every resident weight, the active share of the experts, the KV cache
-// at a full context and the recurrent state.
-double bytesPerToken(const Terms& t, const ModelShape& model) {
+// Bytes a decode step reads from one pool: its weights (routed experts scaled to the share a
+// token uses), the KV cache at a full context and the recurrent state.
+Bytes decodeBytes(const Terms& t, const ModelShape& model) {
     double experts = static_cast<double>(t.experts);
     if (model.isMoe() && model.moe.n_expert > 0)
         experts *= static_cast<double>(model.moe.n_expert_used) / model.moe.n_expert;
-    return static_cast<double>(t.weights - t.experts) + experts + static_cast<double>(t.kv()) +
-           static_cast<double>(t.recurrent_state);
+    return satAdd(satAdd(t.weights - t.experts, static_cast<Bytes>(experts)),
+                  satAdd(t.kv(), t.recurrent_state));
 }
 
 Speed estimateSpeed(const ModelShape& model, const Assignment& a, const HardwareSnapshot& hw,
                     const MemoryBudget& budget, std::uint32_t ubatch) {
-    Speed s;
-    double seconds = 0;
-    std::string basis;
-    const double host_bw =
-        hw.host_bandwidth_gbs > 0 ? hw.host_bandwidth_gbs : kDefaultHostBandwidthGBs;
+    std::vector<policy::PoolRead> reads;
     for (size_t d = 0; d < a.devices.size(); ++d) {
-        double bw = d < hw.gpus.size() ? hw.gpus[d].bandwidth_gbs : 0;
-        if (bw <= 0) bw = budget.uma ? kDefaultUmaBandwidthGBs : kDefaultGpuBandwidthGBs;
-        seconds += bytesPerToken(a.devices[d], model) / (bw * 1e9);
-        basis += (basis.empty() ? "" : ", ") + budget.devices[d].name + " " +
-                 std::to_string(static_cast<int>(bw)) + " GB/s";
+        policy::PoolRead pr;
+        pr.name = budget.devices[d].name;
+        pr.memory =
+            budget.uma ? policy::MemoryClass::UnifiedMemory : policy::MemoryClass::DiscreteVram;
+        pr.bandwidth_gbs = d < hw.gpus.size() ? hw.gpus[d].bandwidth_gbs : 0;
+        pr.bytes_per_token = decodeBytes(a.devices[d], model);
+        reads.push_back(pr);
     }
-    seconds += bytesPerToken(a.host, model) /
-               ((budget.uma && !a.devices.empty() ? kDefaultUmaBandwidthGBs : host_bw) * 1e9);
-    basis += (basis.empty() ? "" : ", ") + std::string("host RAM ") +
-             std::to_string(static_cast<int>(host_bw)) + " GB/s";
-    s.decode_tok_s = seconds > 0 ? 1.0 / seconds : 0;
-    s.decode_class = s.decode_tok_s >= kPleasantTokS ? SpeedClass::Pleasant
-                     : s.decode_tok_s >= kFloorTokS  ? SpeedClass::Usable
-                                                     : SpeedClass::TooSlow;
-    // Prefill: 2 FLOPs per active parameter per token, on the GPU when there is one; host-resident
-    // weights are streamed over PCIe once per ubatch (ggml's scheduler offloads large-batch ops).
-    double params = static_cast<double>(model.n_params);
-    if (params <= 0)
-        params = static_cast<double>(model.weightBytes()) * 8.0 / 4.5; // ~Q4 when unknown
-    if (model.isMoe() && model.moe.n_expert > 0 && model.expertBytesTotal() > 0) {
-        const double expert_share =
-            static_cast<double>(model.expertBytesTotal()) / std::max<Bytes>(1, model.weightBytes());
-        params *= (1 - expert_share) + expert_share * model.moe.n_expert_used / model.moe.n_expert;
+    policy::PoolRead host;
+    host.name = "RAM";
+    host.memory = budget.uma ? policy::MemoryClass::UnifiedMemory : policy::MemoryClass::HostRam;
+    host.bandwidth_gbs =
+        budget.uma && !hw.gpus.empty() ? hw.gpus[0].bandwidth_gbs : hw.host_bandwidth_gbs;
+    // The token embedding is a row lookup, not a full read.
+    Terms host_terms = a.host;
+    host_terms.weights = satSub(host_terms.weights, model.token_embd_bytes);
+    host.bytes_per_token = decodeBytes(host_terms, model);
+    reads.push_back(host);
+    policy::PrefillInput pf;
+    pf.active_params = policy::activeParamsPerToken(model);
+    if (pf.active_params <= 0) {
+        // No parameter count: assume ~4.5 bits per weight (a Q4_K_M-like mix). ESTIMATE.
+        pf.active_params =
+            static_cast<double>(policy::decodeWeightBytesPerToken(model)) * 8.0 / 4.5;
     }
-    double tflops = 0;
-    if (!a.devices.empty()) {
-        tflops = !hw.gpus.empty() && hw.gpus[0].fp16_tflops > 0 ? hw.gpus[0].fp16_tflops
-                                                                : kDefaultGpuTflops;
-    } else {
-        tflops = hw.cpu_tflops > 0 ? hw.cpu_tflops : kDefaultCpuTflops;
-    }
-    const double ub = std::max<std::uint32_t>(1, ubatch);
-    double t_ub = ub * 2 * params / (tflops * 1e12 * kMatmulEfficiency);
+    pf.device_tflops =
+        a.devices.empty() ? hw.cpu_tflops : (!hw.gpus.empty() ? hw.gpus[0].fp16_tflops : 0);
+    if (!(pf.device_tflops > 0))
+        pf.device_tflops = a.devices.empty() ? kDefaultCpuTflops : kDefaultGpuTflops;
+    pf.n_ubatch = ubatch;
     if (!a.devices.empty() && !budget.uma) {
-        const double pcie =
-            hw.gpus.empty() ? kDefaultPcieGBs : pcieGBs(hw.gpus[0].pcie_gen, hw.gpus[0].pcie_width);
-        t_ub += static_cast<double>(a.spill_bytes) / (pcie * 1e9);
+        pf.host_weights_streamed = a.spill_bytes;
+        if (!hw.gpus.empty())
+            pf.pcie_gbs = policy::pcieGbs(hw.gpus[0].pcie_gen, hw.gpus[0].pcie_width);
     }
-    s.prefill_tok_s = t_ub > 0 ? ub / t_ub : 0;
-    s.basis = "estimate: decode reads weights (active experts), KV at full context and state once "
-              "per token from " +
-              basis + "; prefill at " + std::to_string(static_cast<int>(tflops)) + " TFLOPS x 50 %";
-    return s;
+    return policy::estimateSpeed(reads, pf);
 }
 
 } // namespace
@@ -768,7 +714,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         "compute buffers, runtime overhead and speeds are estimates; weights, KV cache, recurrent "
         "state and output buffer follow llama.cpp's allocation exactly");
 
-    std::vector<std::uint32_t> contexts = ladder(native);
+    std::vector<std::uint32_t> contexts = contextLadder(native);
     std::optional<std::uint32_t> exact;
     if (options.context) {
         exact = *options.context == 0
@@ -781,7 +727,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         std::find(contexts.begin(), contexts.end(), *options.requested_window) == contexts.end())
         contexts.push_back(*options.requested_window);
     std::sort(contexts.begin(), contexts.end());
-    const std::vector<std::uint32_t> lad = ladder(native);
+    const std::vector<std::uint32_t> lad = contextLadder(native);
 
     const bool mtp = model.mtpCapable() && options.mtp != MtpMode::Off;
     plan.mtp = mtp;

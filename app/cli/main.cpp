@@ -34,8 +34,10 @@ std::vector<std::string> expandLlamaAliases(int argc, char** argv) {
         std::string a = argv[i];
         for (const auto& [shortName, longName] : aliases) {
             const std::string s = shortName;
-            if (a == s) a = longName;
-            else if (a.rfind(s + "=", 0) == 0) a = std::string(longName) + a.substr(s.size());
+            if (a == s)
+                a = longName;
+            else if (a.rfind(s + "=", 0) == 0)
+                a = std::string(longName) + a.substr(s.size());
         }
         args.push_back(a);
     }

@@ -8,7 +8,8 @@ namespace headroom::cli {
 
 Result<ModelShape> resolveModel(const ModelFlags& f) {
     if (!f.path.empty() && !f.model_id.empty())
-        return makeError(ErrorCode::InvalidArgument, "give either MODEL.gguf or --model ID, not both");
+        return makeError(ErrorCode::InvalidArgument,
+                         "give either MODEL.gguf or --model ID, not both");
     if (f.model_id.empty() && f.path.empty())
         return makeError(ErrorCode::InvalidArgument, "no model given",
                          "give MODEL.gguf or --model ID (see 'headroom-cli catalog')");

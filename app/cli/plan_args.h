@@ -34,7 +34,7 @@ struct OptionFlags {
     std::uint32_t parallel = 1;
     bool kv_unified = false;
     bool swa_full = false;
-    std::string mtp;  // on|off|auto
+    std::string mtp; // on|off|auto
     std::string mmproj;
     std::string reserve; // extra reserve SIZE
     std::string backend; // cpu|cuda|vulkan|metal
