@@ -87,8 +87,11 @@ struct GgufFile {
     bool isProjector() const { return architecture() == "clip"; }
     const GgufTensorInfo* findTensor(std::string_view name) const;
 
-    // Rebuilds the key index after `metadata` is edited by hand (the reader does it).
-    void reindex();
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+    // Rebuilds the key and tensor-name indexes after `metadata` or `tensors` is edited by hand
+    // (the reader does it). Returns the index of the first tensor whose name repeats an earlier
+    // one (only the first is indexed), or npos.
+    std::size_t reindex();
 
 private:
     struct Hash {
