@@ -26,6 +26,9 @@ constexpr std::size_t kReadChunk = 256 * 1024;
 // the largest real tokenizers encode to ~10 MiB, so arrays never reallocate. Not a knob.
 constexpr std::uint64_t kBlobReserve = 64ull * 1024 * 1024;
 
+// Entries reserved before any is parsed; beyond it containers grow as entries parse. Not a knob.
+constexpr std::uint64_t kInitialReserve = 4096;
+
 constexpr std::uint64_t kMinKvBytes = 8 + 1 + 4 + 1;
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 4 + 8;
 
@@ -567,7 +570,9 @@ Result<GgufFile> Parser::run(const std::string& path) {
     }
 
     // Metadata.
-    f.metadata.reserve(static_cast<std::size_t>(n_kv));
+    // Containers grow with what actually parses, so a header that claims millions of entries
+    // over garbage fails before it costs more than the bytes read so far.
+    f.metadata.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n_kv, kInitialReserve)));
     std::unordered_map<std::string_view, std::uint64_t> seen_keys;
     std::vector<std::size_t> array_kvs;
     for (std::uint64_t i = 0; i < n_kv; ++i) {
@@ -633,12 +638,19 @@ Result<GgufFile> Parser::run(const std::string& path) {
     }
 
     // Tensor infos.
-    f.tensors.resize(static_cast<std::size_t>(n_tensors));
-    std::vector<std::uint64_t> offset_fields(f.tensors.size());
-    std::vector<std::uint64_t> info_at(f.tensors.size());
-    for (std::size_t i = 0; i < f.tensors.size(); ++i) {
-        info_at[i] = in_.pos();
-        if (!readTensorInfo(i, f.tensors[i], offset_fields[i])) return *err_;
+    const std::size_t initial =
+        static_cast<std::size_t>(std::min<std::uint64_t>(n_tensors, kInitialReserve));
+    f.tensors.reserve(initial);
+    std::vector<std::uint64_t> offset_fields, info_at;
+    offset_fields.reserve(initial);
+    info_at.reserve(initial);
+    for (std::uint64_t i = 0; i < n_tensors; ++i) {
+        info_at.push_back(in_.pos());
+        GgufTensorInfo t;
+        std::uint64_t offset_at = 0;
+        if (!readTensorInfo(static_cast<std::size_t>(i), t, offset_at)) return *err_;
+        f.tensors.push_back(std::move(t));
+        offset_fields.push_back(offset_at);
     }
     // gguf.cpp refuses duplicate tensor names; the lookup index finds them as it is built.
     if (const std::size_t dup = f.reindex(); dup != GgufFile::npos) {
@@ -832,6 +844,11 @@ std::string ggufSplitPath(std::string_view stem, int index, int count) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "-%05d-of-%05d.gguf", index, count);
     return std::string(stem) + buf;
+}
+
+const GgufFile& GgufModel::metadata() const {
+    static const GgufFile kEmpty;
+    return parts.empty() ? kEmpty : parts.front();
 }
 
 Result<GgufModel> openGgufModel(const std::string& path) {
