@@ -22,6 +22,13 @@ constexpr std::size_t kReadChunk = 256 * 1024;
 // Smallest possible encodings, used to check claimed counts against the bytes that remain
 // before anything is allocated: a key-value pair is a key (u64 length + >= 1 byte), a u32 type
 // and >= 1 byte of value; a tensor info is a name (u64 length), u32 n_dims, u32 type, u64 offset.
+// Address space reserved for array storage on the first array (capped by the file's size):
+// the largest real tokenizers encode to ~10 MiB, so arrays never reallocate. Not a knob.
+constexpr std::uint64_t kBlobReserve = 64ull * 1024 * 1024;
+
+// Entries reserved before any is parsed; beyond it containers grow as entries parse. Not a knob.
+constexpr std::uint64_t kInitialReserve = 4096;
+
 constexpr std::uint64_t kMinKvBytes = 8 + 1 + 4 + 1;
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 4 + 8;
 
@@ -100,6 +107,13 @@ public:
     void advance(std::uint64_t n) { pos_ += n; }
     const std::string& ioError() const { return io_error_; }
 
+    // Bytes available at pos() without another read (all that remain, for a span).
+    std::size_t buffered() const {
+        if (data_) return static_cast<std::size_t>(remaining());
+        if (pos_ < buf_start_ || pos_ >= buf_start_ + buf_len_) return 0;
+        return static_cast<std::size_t>(buf_start_ + buf_len_ - pos_);
+    }
+
     // n contiguous bytes at pos(); the caller has checked n <= remaining(). nullptr on an I/O
     // error (the file shrank under us or the OS refused).
     const char* peek(std::size_t n) {
@@ -161,15 +175,17 @@ private:
         return setError(ErrorCode::IoError, in_.pos(), "cannot read: " + in_.ioError());
     }
 
-    bool need(std::uint64_t n, const std::string& what) {
+    // `what` is a callable returning the description, so the hot path builds no strings.
+    template <typename Desc>
+    bool need(std::uint64_t n, const Desc& what) {
         if (n <= in_.remaining()) return true;
         return setError(ErrorCode::Truncated, in_.pos(),
-                        "file ends early: " + what + " needs " + std::to_string(n) +
+                        "file ends early: " + what() + " needs " + std::to_string(n) +
                             " bytes but only " + std::to_string(in_.remaining()) + " remain");
     }
 
-    template <typename T>
-    bool read(T& out, const std::string& what) {
+    template <typename T, typename Desc>
+    bool read(T& out, const Desc& what) {
         if (!need(sizeof(T), what)) return false;
         const char* p = in_.peek(sizeof(T));
         if (!p) return ioFail();
@@ -193,25 +209,26 @@ private:
     }
 
     // A u64-length-prefixed string; `what` names it in errors.
-    bool readString(std::string& out, const std::string& what, std::uint64_t max_len,
+    template <typename Desc>
+    bool readString(std::string& out, const Desc& describe, std::uint64_t max_len,
                     bool check_utf8) {
         const std::uint64_t at = in_.pos();
         std::uint64_t len = 0;
-        if (!read(len, "the length of " + what)) return false;
+        if (!read(len, [&] { return "the length of " + describe(); })) return false;
         if (len > in_.remaining())
             return setError(ErrorCode::Truncated, at,
-                            what + " claims " + std::to_string(len) + " bytes but only " +
+                            describe() + " claims " + std::to_string(len) + " bytes but only " +
                                 std::to_string(in_.remaining()) + " remain in the file");
         if (len > max_len)
             return setError(ErrorCode::ParseError, at,
-                            what + " is " + std::to_string(len) + " bytes, more than the " +
+                            describe() + " is " + std::to_string(len) + " bytes, more than the " +
                                 std::to_string(max_len) + " allowed");
         out.clear();
         if (!copyOut(out, len)) return false;
         if (check_utf8) {
             if (const std::size_t bad = invalidUtf8At(out); bad != std::string_view::npos)
                 return setError(ErrorCode::ParseError, at + 8 + bad,
-                                what + " is not valid UTF-8: '" + printable(out) + "'");
+                                describe() + " is not valid UTF-8: '" + printable(out) + "'");
         }
         return true;
     }
@@ -230,11 +247,11 @@ private:
 bool Parser::readArrayBody(GgufValueType type, std::uint64_t count, int depth,
                            const std::string& key) {
     const std::uint64_t at = in_.pos();
-    const std::string what = "array '" + key + "'";
+    const auto what = [&] { return "array '" + key + "'"; };
     if (const std::size_t w = ggufFixedSize(type); w != 0) {
         if (count > in_.remaining() / w)
             return setError(ErrorCode::Truncated, at,
-                            what + " claims " + std::to_string(count) + " " +
+                            what() + " claims " + std::to_string(count) + " " +
                                 std::string(ggufValueTypeName(type)) + " elements (" +
                                 std::to_string(w) + " bytes each) but only " +
                                 std::to_string(in_.remaining()) + " bytes remain");
@@ -243,45 +260,71 @@ bool Parser::readArrayBody(GgufValueType type, std::uint64_t count, int depth,
     if (type == GgufValueType::String) {
         if (count > in_.remaining() / 8)
             return setError(ErrorCode::Truncated, at,
-                            what + " claims " + std::to_string(count) +
+                            what() + " claims " + std::to_string(count) +
                                 " strings (at least 8 bytes each) but only " +
                                 std::to_string(in_.remaining()) + " bytes remain");
-        for (std::uint64_t i = 0; i < count; ++i) {
-            const std::uint64_t el = in_.pos();
-            if (!need(8, "string " + std::to_string(i) + " of " + what)) return false;
-            const char* p = in_.peek(8);
-            if (!p) return ioFail();
-            const auto len = wire::load<std::uint64_t>(p);
-            if (len > in_.remaining() - 8)
-                return setError(ErrorCode::Truncated, el,
-                                "string " + std::to_string(i) + " of " + what + " claims " +
-                                    std::to_string(len) + " bytes but only " +
-                                    std::to_string(in_.remaining() - 8) + " remain in the file");
+        // Typical token strings are a few bytes, so elements are validated in place, a
+        // buffer at a time, and each run is copied with one append.
+        std::uint64_t i = 0;
+        while (i < count) {
+            if (!need(8, [&] { return "string " + std::to_string(i) + " of " + what(); }))
+                return false;
+            const char* base = in_.peek(8);
+            if (!base) return ioFail();
+            const std::size_t avail = in_.buffered();
+            std::size_t used = 0;
+            while (i < count && avail - used >= 8) {
+                const auto len = wire::load<std::uint64_t>(base + used);
+                const std::uint64_t left = in_.remaining() - used - 8;
+                if (len > left)
+                    return setError(ErrorCode::Truncated, in_.pos() + used,
+                                    "string " + std::to_string(i) + " of " + what() + " claims " +
+                                        std::to_string(len) + " bytes but only " +
+                                        std::to_string(left) + " remain in the file");
+                if (len > avail - used - 8) break; // runs past the buffer
+                used += 8 + static_cast<std::size_t>(len);
+                ++i;
+            }
+            if (used > 0) {
+                blob_.append(base, used);
+                in_.advance(used);
+                continue;
+            }
+            // Element i does not fit in the buffer (checked against the file above): copy it
+            // on its own.
+            const auto len = wire::load<std::uint64_t>(base);
             if (!copyOut(blob_, 8 + len)) return false;
+            ++i;
         }
         return true;
     }
     // Nested arrays: (u32 type, u64 count, elements) each.
     if (depth >= wire::kMaxArrayNesting)
         return setError(ErrorCode::Unsupported, at,
-                        what + " nests arrays more than " + std::to_string(wire::kMaxArrayNesting) +
-                            " deep");
+                        what() + " nests arrays more than " +
+                            std::to_string(wire::kMaxArrayNesting) + " deep");
     if (count > in_.remaining() / 12)
         return setError(ErrorCode::Truncated, at,
-                        what + " claims " + std::to_string(count) +
+                        what() + " claims " + std::to_string(count) +
                             " nested arrays (at least 12 bytes each) but only " +
                             std::to_string(in_.remaining()) + " bytes remain");
     for (std::uint64_t i = 0; i < count; ++i) {
         const std::uint64_t el = in_.pos();
         std::uint32_t t = 0;
         std::uint64_t n = 0;
-        if (!read(t, "the element type of nested array " + std::to_string(i) + " of " + what))
+        if (!read(t, [&] {
+                return std::string("the element type of nested array " + std::to_string(i) +
+                                   " of " + what());
+            }))
             return false;
         if (!isValidGgufValueType(t))
             return setError(ErrorCode::Unsupported, el,
-                            "nested array " + std::to_string(i) + " of " + what +
+                            "nested array " + std::to_string(i) + " of " + what() +
                                 " has unknown value type " + std::to_string(t));
-        if (!read(n, "the length of nested array " + std::to_string(i) + " of " + what))
+        if (!read(n, [&] {
+                return std::string("the length of nested array " + std::to_string(i) + " of " +
+                                   what());
+            }))
             return false;
         wire::put<std::uint32_t>(blob_, t);
         wire::put<std::uint64_t>(blob_, n);
@@ -291,7 +334,7 @@ bool Parser::readArrayBody(GgufValueType type, std::uint64_t count, int depth,
 }
 
 bool Parser::readValue(GgufValueType type, const std::string& key, GgufValue& out) {
-    const std::string what = "the value of '" + key + "'";
+    const auto what = [&] { return "the value of '" + key + "'"; };
     switch (type) {
     case GgufValueType::UInt8: {
         std::uint8_t v{};
@@ -369,12 +412,19 @@ bool Parser::readValue(GgufValueType type, const std::string& key, GgufValue& ou
         const std::uint64_t at = in_.pos();
         std::uint32_t et = 0;
         std::uint64_t count = 0;
-        if (!read(et, "the element type of '" + key + "'")) return false;
+        if (!read(et, [&] { return std::string("the element type of '" + key + "'"); }))
+            return false;
         if (!isValidGgufValueType(et))
             return setError(ErrorCode::Unsupported, at,
                             "array '" + key + "' has unknown element type " + std::to_string(et));
-        if (!read(count, "the length of array '" + key + "'")) return false;
+        if (!read(count, [&] { return std::string("the length of array '" + key + "'"); }))
+            return false;
         const std::uint64_t first = in_.pos();
+        // One generous reservation up front: the array storage never moves while it grows, and
+        // pages that are reserved but never written cost no memory.
+        if (blob_.capacity() < kBlobReserve)
+            blob_.reserve(
+                static_cast<std::size_t>(std::min<std::uint64_t>(in_.remaining(), kBlobReserve)));
         const std::size_t begin = blob_.size();
         if (!readArrayBody(static_cast<GgufValueType>(et), count, 1, key)) return false;
         // The blob is attached once parsing ends (see run()); until then begin/size locate it.
@@ -387,69 +437,75 @@ bool Parser::readValue(GgufValueType type, const std::string& key, GgufValue& ou
 }
 
 bool Parser::readTensorInfo(std::size_t i, GgufTensorInfo& t, std::uint64_t& offset_field_at) {
-    const std::string idx = "tensor " + std::to_string(i);
+    const auto idx = [&] { return "tensor " + std::to_string(i); };
     const std::uint64_t name_at = in_.pos();
-    if (!readString(t.name, "the name of " + idx, UINT64_MAX, /*check_utf8=*/true)) return false;
+    if (!readString(
+            t.name, [&] { return std::string("the name of " + idx()); }, UINT64_MAX,
+            /*check_utf8=*/true))
+        return false;
     if (t.name.size() > kGgufMaxTensorName)
         return setError(ErrorCode::ParseError, name_at,
-                        "the name of " + idx + " is " + std::to_string(t.name.size()) +
+                        "the name of " + idx() + " is " + std::to_string(t.name.size()) +
                             " bytes; llama.cpp allows at most " +
                             std::to_string(kGgufMaxTensorName) + " ('" + printable(t.name) + "')");
-    const std::string what = "tensor '" + printable(t.name) + "'";
+    const auto what = [&] { return "tensor '" + printable(t.name) + "'"; };
 
     const std::uint64_t dims_at = in_.pos();
     std::uint32_t n_dims = 0;
-    if (!read(n_dims, "the dimension count of " + what)) return false;
+    if (!read(n_dims, [&] { return std::string("the dimension count of " + what()); }))
+        return false;
     if (n_dims > kGgufMaxDims)
         return setError(ErrorCode::ParseError, dims_at,
-                        what + " has " + std::to_string(n_dims) +
+                        what() + " has " + std::to_string(n_dims) +
                             " dimensions; ggml tensors have at most " +
                             std::to_string(kGgufMaxDims));
     t.dims.resize(n_dims);
     std::uint64_t elements = 1;
     for (std::uint32_t d = 0; d < n_dims; ++d) {
         const std::uint64_t at = in_.pos();
-        if (!read(t.dims[d], "dimension " + std::to_string(d) + " of " + what)) return false;
+        if (!read(t.dims[d],
+                  [&] { return std::string("dimension " + std::to_string(d) + " of " + what()); }))
+            return false;
         const std::uint64_t ne = t.dims[d];
         // ggml stores ne as int64_t; gguf.cpp refuses negative values.
         if (ne > static_cast<std::uint64_t>(INT64_MAX))
             return setError(ErrorCode::ParseError, at,
-                            what + " dimension " + std::to_string(d) + " is negative (" +
+                            what() + " dimension " + std::to_string(d) + " is negative (" +
                                 std::to_string(static_cast<std::int64_t>(ne)) + ")");
         if (ne == 0)
             return setError(ErrorCode::ParseError, at,
-                            what + " dimension " + std::to_string(d) + " is zero");
+                            what() + " dimension " + std::to_string(d) + " is zero");
         if (elements > static_cast<std::uint64_t>(INT64_MAX) / ne)
             return setError(ErrorCode::ParseError, at,
-                            what + " has more elements than fit in 64 bits (dimension " +
+                            what() + " has more elements than fit in 64 bits (dimension " +
                                 std::to_string(d) + " = " + std::to_string(ne) + ")");
         elements *= ne;
     }
 
     const std::uint64_t type_at = in_.pos();
     std::uint32_t type_id = 0;
-    if (!read(type_id, "the ggml type of " + what)) return false;
+    if (!read(type_id, [&] { return std::string("the ggml type of " + what()); })) return false;
     const auto info = ggmlTypeInfo(type_id);
     if (!info)
         return setError(ErrorCode::Unsupported, type_at,
-                        what + " has unknown ggml type id " + std::to_string(type_id));
+                        what() + " has unknown ggml type id " + std::to_string(type_id));
     t.type = info->type;
     const std::uint64_t ne0 = n_dims > 0 ? t.dims[0] : 1;
     // gguf.cpp: "elements per row, not a multiple of block size".
     if (ne0 % info->block_elems != 0)
         return setError(ErrorCode::ParseError, type_at,
-                        what + " of type " + std::string(info->name) + " has " +
+                        what() + " of type " + std::string(info->name) + " has " +
                             std::to_string(ne0) +
                             " elements per row, not a multiple of its block size " +
                             std::to_string(info->block_elems));
     const std::uint64_t blocks = elements / info->block_elems;
     if (blocks > static_cast<std::uint64_t>(INT64_MAX) / info->block_bytes)
         return setError(ErrorCode::ParseError, type_at,
-                        what + " is larger than a 64-bit byte count can describe");
+                        what() + " is larger than a 64-bit byte count can describe");
     t.bytes = blocks * info->block_bytes;
 
     offset_field_at = in_.pos();
-    return read(t.offset, "the data offset of " + what);
+    return read(t.offset, [&] { return "the data offset of " + what(); });
 }
 
 Result<GgufFile> Parser::run(const std::string& path) {
@@ -481,7 +537,7 @@ Result<GgufFile> Parser::run(const std::string& path) {
 
     // Version: llama.cpp reads v2 and v3 (v3 only added big-endian files; same layout) and
     // refuses v1, whose counts were 32-bit (gguf.cpp "GGUFv1 is no longer supported").
-    if (!read(f.version, "the version")) return *err_;
+    if (!read(f.version, [&] { return std::string("the version"); })) return *err_;
     if (f.version != 2 && f.version != 3) {
         std::string why = "unsupported GGUF version " + std::to_string(f.version);
         if (f.version == 1)
@@ -495,7 +551,9 @@ Result<GgufFile> Parser::run(const std::string& path) {
     }
 
     std::uint64_t n_tensors = 0, n_kv = 0;
-    if (!read(n_tensors, "the tensor count") || !read(n_kv, "the metadata key count")) return *err_;
+    if (!read(n_tensors, [&] { return std::string("the tensor count"); }) ||
+        !read(n_kv, [&] { return std::string("the metadata key count"); }))
+        return *err_;
     if (n_kv > in_.remaining() / kMinKvBytes) {
         setError(ErrorCode::Truncated, 16,
                  "the header claims " + std::to_string(n_kv) + " metadata keys (at least " +
@@ -512,20 +570,26 @@ Result<GgufFile> Parser::run(const std::string& path) {
     }
 
     // Metadata.
-    f.metadata.reserve(static_cast<std::size_t>(n_kv));
+    // Containers grow with what actually parses, so a header that claims millions of entries
+    // over garbage fails before it costs more than the bytes read so far.
+    f.metadata.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n_kv, kInitialReserve)));
     std::unordered_map<std::string_view, std::uint64_t> seen_keys;
     std::vector<std::size_t> array_kvs;
     for (std::uint64_t i = 0; i < n_kv; ++i) {
         const std::uint64_t key_at = in_.pos();
         std::string key;
-        if (!readString(key, "key " + std::to_string(i), kGgufMaxKeyLength, true)) return *err_;
+        if (!readString(
+                key, [&] { return std::string("key " + std::to_string(i)); }, kGgufMaxKeyLength,
+                true))
+            return *err_;
         if (key.empty()) {
             setError(ErrorCode::ParseError, key_at, "key " + std::to_string(i) + " is empty");
             return *err_;
         }
         const std::uint64_t type_at = in_.pos();
         std::uint32_t type = 0;
-        if (!read(type, "the value type of '" + key + "'")) return *err_;
+        if (!read(type, [&] { return std::string("the value type of '" + key + "'"); }))
+            return *err_;
         if (!isValidGgufValueType(type)) {
             setError(ErrorCode::Unsupported, type_at,
                      "key '" + key + "' has unknown value type " + std::to_string(type));
@@ -574,20 +638,29 @@ Result<GgufFile> Parser::run(const std::string& path) {
     }
 
     // Tensor infos.
-    f.tensors.resize(static_cast<std::size_t>(n_tensors));
-    std::vector<std::uint64_t> offset_fields(f.tensors.size());
-    std::unordered_map<std::string_view, std::size_t> names;
-    names.reserve(f.tensors.size());
-    for (std::size_t i = 0; i < f.tensors.size(); ++i) {
-        const std::uint64_t at = in_.pos();
-        if (!readTensorInfo(i, f.tensors[i], offset_fields[i])) return *err_;
-        const auto [it, fresh] = names.emplace(f.tensors[i].name, i);
-        if (!fresh) {
-            setError(ErrorCode::ParseError, at,
-                     "duplicate tensor name '" + printable(f.tensors[i].name) + "' (tensors " +
-                         std::to_string(it->second) + " and " + std::to_string(i) + ")");
-            return *err_;
-        }
+    const std::size_t initial =
+        static_cast<std::size_t>(std::min<std::uint64_t>(n_tensors, kInitialReserve));
+    f.tensors.reserve(initial);
+    std::vector<std::uint64_t> offset_fields, info_at;
+    offset_fields.reserve(initial);
+    info_at.reserve(initial);
+    for (std::uint64_t i = 0; i < n_tensors; ++i) {
+        info_at.push_back(in_.pos());
+        GgufTensorInfo t;
+        std::uint64_t offset_at = 0;
+        if (!readTensorInfo(static_cast<std::size_t>(i), t, offset_at)) return *err_;
+        f.tensors.push_back(std::move(t));
+        offset_fields.push_back(offset_at);
+    }
+    // gguf.cpp refuses duplicate tensor names; the lookup index finds them as it is built.
+    if (const std::size_t dup = f.reindex(); dup != GgufFile::npos) {
+        std::size_t first = 0;
+        while (f.tensors[first].name != f.tensors[dup].name)
+            ++first;
+        setError(ErrorCode::ParseError, info_at[dup],
+                 "duplicate tensor name '" + printable(f.tensors[dup].name) + "' (tensors " +
+                     std::to_string(first) + " and " + std::to_string(dup) + ")");
+        return *err_;
     }
     f.header_bytes = in_.pos();
     // gguf.cpp seeks to the aligned data section only when tensors follow.
@@ -629,7 +702,6 @@ Result<GgufFile> Parser::run(const std::string& path) {
         f.tensor_bytes += t.bytes;
         expected = t.offset + padTo(t.bytes, f.alignment);
     }
-    f.reindex();
     return f;
 }
 
@@ -642,15 +714,17 @@ std::uint64_t GgufTensorInfo::elements() const {
     return n;
 }
 
-void GgufFile::reindex() {
+std::size_t GgufFile::reindex() {
     index_.clear();
     index_.reserve(metadata.size());
     for (std::size_t i = 0; i < metadata.size(); ++i)
         index_.emplace(metadata[i].first, i);
     tensor_index_.clear();
     tensor_index_.reserve(tensors.size());
+    std::size_t dup = npos;
     for (std::size_t i = 0; i < tensors.size(); ++i)
-        tensor_index_.emplace(tensors[i].name, i);
+        if (!tensor_index_.emplace(tensors[i].name, i).second && dup == npos) dup = i;
+    return dup;
 }
 
 const GgufValue* GgufFile::find(std::string_view key) const {
@@ -770,6 +844,11 @@ std::string ggufSplitPath(std::string_view stem, int index, int count) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "-%05d-of-%05d.gguf", index, count);
     return std::string(stem) + buf;
+}
+
+const GgufFile& GgufModel::metadata() const {
+    static const GgufFile kEmpty;
+    return parts.empty() ? kEmpty : parts.front();
 }
 
 Result<GgufModel> openGgufModel(const std::string& path) {

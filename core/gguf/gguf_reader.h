@@ -1,9 +1,12 @@
 // GGUF header reader: metadata and tensor infos of GGUF v2/v3 files, never tensor data.
 //
 // What it checks mirrors llama.cpp's own loader (ggml/src/gguf.cpp gguf_init_from_file_impl) so
-// a file we accept is one llama.cpp would open, plus the few checks the brief adds (zero-sized
-// tensors, invalid UTF-8 in keys and string values). Every failure is an Error whose message
-// names the byte offset and the problem; memory is bounded by the file size because every
+// a file we accept is one llama.cpp would open, plus a few stricter checks (zero-sized
+// tensors, invalid UTF-8 in keys, string values and tensor names). Strings inside arrays (token
+// texts, merges) are not UTF-8-checked: byte-level vocabularies can hold partial sequences that
+// llama.cpp accepts, and they are only decoded on request. Nested arrays, which the GGUF spec
+// allows but llama.cpp refuses, are read (to a bounded depth). Every failure is an Error whose
+// message names the byte offset and the problem; memory is bounded by the file size because every
 // count and length read from the file is checked against the bytes that remain before anything
 // is allocated.
 //
@@ -87,8 +90,11 @@ struct GgufFile {
     bool isProjector() const { return architecture() == "clip"; }
     const GgufTensorInfo* findTensor(std::string_view name) const;
 
-    // Rebuilds the key index after `metadata` is edited by hand (the reader does it).
-    void reindex();
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+    // Rebuilds the key and tensor-name indexes after `metadata` or `tensors` is edited by hand
+    // (the reader does it). Returns the index of the first tensor whose name repeats an earlier
+    // one (only the first is indexed), or npos.
+    std::size_t reindex();
 
 private:
     struct Hash {
@@ -130,8 +136,8 @@ struct GgufModel {
     bool is_projector = false;              // general.architecture == "clip"
 
     // Part 1 (llama.cpp reads hyper-parameters only from the first split); when part 1 itself
-    // is missing, the first part found.
-    const GgufFile& metadata() const { return parts.front(); }
+    // is missing, the first part found; an empty file for a default-constructed model.
+    const GgufFile& metadata() const;
     std::string architecture() const { return metadata().architecture(); }
 };
 

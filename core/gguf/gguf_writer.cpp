@@ -52,14 +52,21 @@ Bytes GgufWriter::tensorBytes(const GgufTensorSpec& t) {
     return satMul(ggmlRowBytes(t.type, t.dims[0]), rows);
 }
 
-std::uint64_t GgufWriter::tensorOffset(std::size_t i) const {
+std::vector<std::uint64_t> GgufWriter::tensorOffsets() const {
     const Bytes align = alignment();
+    std::vector<std::uint64_t> out;
+    out.reserve(tensors_.size());
     Bytes off = 0;
-    for (std::size_t k = 0; k < tensors_.size(); ++k) {
-        if (k == i) return tensors_[k].offset_override.value_or(off);
-        off = satAdd(off, padTo(tensorBytes(tensors_[k]), align));
+    for (const auto& t : tensors_) {
+        out.push_back(t.offset_override.value_or(off));
+        off = satAdd(off, padTo(tensorBytes(t), align));
     }
-    return off;
+    return out;
+}
+
+std::uint64_t GgufWriter::tensorOffset(std::size_t i) const {
+    const auto all = tensorOffsets();
+    return i < all.size() ? all[i] : 0;
 }
 
 void encodeGgufValue(std::string& out, const GgufValue& value) {
@@ -121,6 +128,7 @@ std::string GgufWriter::header() const {
         wire::putString(out, k);
         encodeGgufValue(out, v);
     }
+    const auto offsets = tensorOffsets();
     for (std::size_t i = 0; i < tensors_.size(); ++i) {
         const auto& t = tensors_[i];
         wire::putString(out, t.name);
@@ -128,7 +136,7 @@ std::string GgufWriter::header() const {
         for (std::uint64_t d : t.dims)
             wire::put<std::uint64_t>(out, d);
         wire::put<std::uint32_t>(out, static_cast<std::uint32_t>(t.type));
-        wire::put<std::uint64_t>(out, tensorOffset(i));
+        wire::put<std::uint64_t>(out, offsets[i]);
     }
     if (!tensors_.empty()) out.resize(padTo(out.size(), alignment()), '\0');
     return out;

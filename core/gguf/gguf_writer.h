@@ -59,6 +59,7 @@ public:
     static Bytes tensorBytes(const GgufTensorSpec& t);
     // Offset of tensor i relative to the data section (the override, if any).
     std::uint64_t tensorOffset(std::size_t i) const;
+    std::vector<std::uint64_t> tensorOffsets() const; // all of them, in one pass
 
     // The encoded header, up to and including the padding before the data section (no padding
     // when there are no tensors, as llama.cpp only aligns when tensors follow).
