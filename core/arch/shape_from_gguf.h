@@ -48,6 +48,14 @@ struct ShapeInput {
 // every layer full attention, with `conservative = true` and a note.
 Result<ModelShape> shapeFromInput(const ShapeInput& input);
 
+struct GgufModel;
+
+// The adapter from the reader: metadata of part 1, tensors of every part found.
+ShapeInput shapeInputFromGguf(const GgufModel& model);
+// Refuses a multimodal projector (Unsupported); a split model with parts missing still gets a
+// shape, with a note naming them (its tensor bytes cover the parts present only).
+Result<ModelShape> shapeFromGguf(const GgufModel& model);
+
 // Opens MODEL.gguf (the first part of a split model is enough: the others are found next to it)
 // and derives the shape from its header. IoError / ParseError / Truncated from the reader.
 Result<ModelShape> shapeFromGgufFile(const std::string& path);
