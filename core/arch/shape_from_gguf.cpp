@@ -671,6 +671,26 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
                               " block tensor(s) name a layer past block_count; counted as other");
 }
 
+// llama.cpp computes every per-token width in uint32_t (llama_hparams::n_embd_k_gqa,
+// n_embd_r, n_embd_s); a header whose widths overflow that would wrap to a small number and be
+// priced far too low, so it is refused instead.
+std::optional<Error> checkWidths(const Hparams& hp, const std::string& id) {
+    const std::uint64_t head =
+        std::max({hp.head_k_full, hp.head_v_full, hp.head_k_swa, hp.head_v_swa});
+    for (std::uint32_t il = 0; il < hp.n_layer_all; ++il) {
+        const std::uint64_t heads = std::max(hp.n_head_kv[il], hp.n_head[il]);
+        if (head * heads > UINT32_MAX)
+            return makeError(ErrorCode::ParseError,
+                             id + ": layer " + std::to_string(il) + " claims " +
+                                 std::to_string(heads) + " heads of " + std::to_string(head) +
+                                 " elements, beyond what llama.cpp can address");
+    }
+    if (hp.nEmbdR() > UINT32_MAX || hp.nEmbdS() > UINT32_MAX)
+        return makeError(ErrorCode::ParseError,
+                         id + ": recurrent state sizes (ssm.* keys) overflow 32 bits");
+    return std::nullopt;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Per-layer cache kinds, following llama_model::create_memory's filters.
 void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
@@ -814,6 +834,7 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
     loadBaseHparams(m, hp, rule && rule->memory == Memory::Recurrent);
     if (!m.err && rule && rule->hook) rule->hook(m, hp, notes);
     if (m.err) return *m.err;
+    if (auto e = checkWidths(hp, in.id)) return *e;
 
     ModelShape shape;
     shape.id = in.id;

@@ -200,6 +200,12 @@ private slots:
                                              .arr("attention.head_count_kv", {8, 8})
                                              .input());
         QVERIFY(!shortArray);
+
+        // 2^20 KV heads of 2^13 elements = 2^33 per token: wraps a uint32 in llama.cpp.
+        auto absurd = shapeFromInput(
+            Header("llama").transformer(4096, 4096, 2, 1u << 20, 1u << 20, 1u << 13).input());
+        QVERIFY(!absurd);
+        QVERIFY(absurd.error().message.find("layer 0") != std::string::npos);
     }
 
     void layerRunsAreCompressedForPeople() {
