@@ -259,6 +259,32 @@ private slots:
         QCOMPARE(s.layers[4].attention, AttentionKind::Full);
         QCOMPARE(countKind(s, AttentionKind::Full), 2); // layers 0 and 4
     }
+    // gemma4 reads per-layer SWA flags (a bool array over the trunk), separate SWA head sizes
+    // (required) and attention.shared_kv_layers: the last N layers reuse earlier caches.
+    // Dims illustrative: 10 layers, pattern S S S S F repeated, 4 shared, 8 KV heads,
+    // full heads of 512, SWA heads of 256.
+    void gemma4SharedTailAndSwaHeadSizes() {
+        auto s = Header("gemma4")
+                     .transformer(131072, 2560, 10, 8, 2, 512)
+                     .bools("attention.sliding_window_pattern",
+                            {true, true, true, true, false, true, true, true, true, false})
+                     .u32("attention.shared_kv_layers", 4)
+                     .u32("attention.sliding_window", 512)
+                     .u32("attention.key_length_swa", 256)
+                     .u32("attention.value_length_swa", 256)
+                     .u32("embedding_length_per_layer_input", 256)
+                     .shape();
+        // n_layer_kv_from_start = 10 - 4 = 6: layers 0-5 cache, 6-9 reuse (None).
+        QCOMPARE(countKind(s, AttentionKind::None), 4);
+        QCOMPARE(s.layers[0].attention, AttentionKind::SlidingWindow);
+        QCOMPARE(s.layers[4].attention, AttentionKind::Full);
+        // SWA: 2 x 256 = 512; full: 2 x 512 = 1024.
+        QCOMPARE(s.layers[0].n_embd_k_gqa, 512u);
+        QCOMPARE(s.layers[4].n_embd_k_gqa, 1024u);
+        QCOMPARE(s.layers[5].attention, AttentionKind::SlidingWindow);
+        QCOMPARE(s.layers[6].n_embd_k_gqa, 0u);
+        QCOMPARE(s.n_swa, 512u);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestShapeSwa)
