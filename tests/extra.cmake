@@ -3,6 +3,15 @@
 # libFuzzer run over the GGUF reader (clang), see docs/fuzzing.md.
 include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/CMakeLists.txt)
 
+# The CLI tests run the built binary (HEADROOM_BIN_DIR "/headroom-cli"): build it first.
+file(GLOB cli_test_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_*.cpp)
+foreach(src ${cli_test_sources})
+  get_filename_component(name ${src} NAME_WE)
+  if(TARGET ${name} AND TARGET headroom-cli)
+    add_dependencies(${name} headroom-cli)
+  endif()
+endforeach()
+
 # The proof against the real engine: generates GGUFs with real hyperparameters, loads them with
 # the llama.cpp shipped in node-llama-cpp@3.21.1, and compares every buffer with `headroom-cli plan`.
 # Skipped (exit 77) without node/npm; see tests/validation/run.sh.

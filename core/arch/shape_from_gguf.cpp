@@ -221,18 +221,73 @@ void hookGemma2(Meta& m, Hparams& hp, std::vector<std::string>&) {
     m.u32("attention.sliding_window", hp.n_swa);
 }
 
-// src/models/gemma3.cpp llama_model_gemma3::load_arch_hparams: SWA only when the file carries a
-// non-zero sliding_window; then 5 of every 6 layers (period 6) unless the pattern key says.
-void hookGemma3(Meta& m, Hparams& hp, std::vector<std::string>&) {
+// SWA only when the file carries a non-zero sliding_window; then set_swa_pattern(period) with
+// the period from sliding_window_pattern (a scalar; an array is ignored) or the default:
+//   src/models/gemma3.cpp llama_model_gemma3 (6), olmo2.cpp llama_model_olmo2 (4, OLMo 3),
+//   afmoe.cpp llama_model_afmoe (4).
+template <std::uint32_t DefaultPeriod>
+void hookOptionalSwa(Meta& m, Hparams& hp, std::vector<std::string>&) {
     const bool found = m.u32("attention.sliding_window", hp.n_swa);
     if (found && hp.n_swa > 0) {
         hp.swa_type = SwaType::Standard;
-        std::uint32_t period = 6;
+        std::uint32_t period = DefaultPeriod;
         m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
         hp.setSwaPattern(period);
     } else {
         hp.swa_type = SwaType::None;
+        hp.n_swa = 0;
     }
+}
+
+// src/models/smallthinker.cpp llama_model_smallthinker::load_arch_hparams: a non-zero window
+// turns on SWA with a fixed 4096 window, dense-first period 4 (full at il % 4 == 0).
+void hookSmallThinker(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    const bool found = m.u32("attention.sliding_window", hp.n_swa);
+    if (found && hp.n_swa > 0) {
+        hp.swa_type = SwaType::Standard;
+        hp.n_swa = 4096;
+        std::uint32_t period = 4;
+        m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+        hp.setSwaPattern(period, true);
+    } else {
+        hp.swa_type = SwaType::None;
+        hp.n_swa = 0;
+    }
+}
+
+// src/models/exaone4.cpp llama_model_exaone4::load_arch_hparams: SWA (window 4096 unless the
+// file says, period 4) only for the 64-layer 32B; other sizes are all full.
+void hookExaone4(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    if (hp.nLayer() == 64) {
+        hp.swa_type = SwaType::Standard;
+        hp.n_swa = 4096;
+        std::uint32_t period = 4;
+        m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+        hp.setSwaPattern(period);
+    }
+    m.u32("attention.sliding_window", hp.n_swa);
+}
+
+// src/models/exaone-moe.cpp llama_model_exaone_moe::load_arch_hparams: always SWA, period 4,
+// window required.
+void hookExaoneMoe(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    hp.swa_type = SwaType::Standard;
+    std::uint32_t period = 4;
+    m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+    hp.setSwaPattern(period);
+    m.u32("attention.sliding_window", hp.n_swa, true);
+}
+
+// src/models/granite-swa.cpp llama_model_granite_swa::load_arch_hparams: per-layer SWA flags
+// from the sliding_window_pattern array (get_arr: a scalar is ignored), window required.
+void hookGraniteSwa(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    const GgufValue* v = m.find(m.key("attention.sliding_window_pattern"));
+    if (v && v->asArray())
+        m.perLayer("attention.sliding_window_pattern", hp.is_swa,
+                   static_cast<std::uint32_t>(v->asArray()->size()));
+    if (hp.is_swa.size() > hp.n_layer_all) hp.is_swa.resize(hp.n_layer_all);
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    hp.swa_type = SwaType::Standard;
 }
 
 // src/models/gemma3n.cpp llama_model_gemma3n::load_arch_hparams: period 5, window required,
@@ -417,36 +472,61 @@ void hookRwkv(Meta& m, Hparams& hp, std::vector<std::string>&) {
     m.u32("token_shift_count", hp.token_shift_count);
 }
 
-// Architectures whose load_arch_hparams reads nothing that changes the cache: their shape is
-// the generic load_hparams result (per-layer head_count_kv, key_length, value_length).
-// Each is listed with the source file that was checked.
+// Architectures whose load_arch_hparams reads nothing that changes the cache get no hook: their
+// shape is the generic load_hparams result (per-layer head_count_kv, key_length, value_length)
+// and create_memory gives them the default llama_kv_cache. That list was checked by reading
+// each src/models/<file>.cpp load_arch_hparams and create_memory's special cases.
+#define HEADROOM_PLAIN(name)                                                                       \
+    ArchRule {                                                                                     \
+        name, Memory::Kv, nullptr                                                                  \
+    }
 const std::array kRules = {
-    ArchRule{"llama", Memory::Kv, nullptr},                         // src/models/llama.cpp
-    ArchRule{"mistral3", Memory::Kv, nullptr},                      // src/models/mistral3.cpp
-    ArchRule{"qwen2", Memory::Kv, nullptr},                         // src/models/qwen2.cpp
-    ArchRule{"qwen2moe", Memory::Kv, nullptr},                      // src/models/qwen2moe.cpp
-    ArchRule{"qwen3", Memory::Kv, nullptr},                         // src/models/qwen3.cpp
-    ArchRule{"qwen3moe", Memory::Kv, nullptr},                      // src/models/qwen3moe.cpp
-    ArchRule{"command-r", Memory::Kv, nullptr},                     // src/models/command-r.cpp
-    ArchRule{"granite", Memory::Kv, nullptr},                       // src/models/granite.cpp
-    ArchRule{"granitemoe", Memory::Kv, nullptr},                    // src/models/granite-moe.cpp
-    ArchRule{"olmoe", Memory::Kv, nullptr},                         // src/models/olmoe.cpp
-    ArchRule{"ernie4_5", Memory::Kv, nullptr},                      // src/models/ernie4-5.cpp
-    ArchRule{"ernie4_5-moe", Memory::Kv, nullptr},                  // src/models/ernie4-5.cpp
-    ArchRule{"glm4moe", Memory::Kv, nullptr},                       // src/models/glm4-moe.cpp
-    ArchRule{"phi3", Memory::Kv, &hookPhi3},                        // src/models/phi3.cpp
-    ArchRule{"gemma2", Memory::Kv, &hookGemma2},                    // src/models/gemma2.cpp
-    ArchRule{"gemma3", Memory::Kv, &hookGemma3},                    // src/models/gemma3.cpp
-    ArchRule{"gemma3n", Memory::Kv, &hookGemma3n},                  // src/models/gemma3n.cpp
-    ArchRule{"gemma4", Memory::Kv, &hookGemma4},                    // src/models/gemma4.cpp
-    ArchRule{"gpt-oss", Memory::Kv, &hookGptOss},                   // src/models/openai-moe.cpp
-    ArchRule{"cohere2", Memory::Kv, &hookCohere2},                  // src/models/cohere2.cpp
-    ArchRule{"llama4", Memory::Kv, &hookLlama4},                    // src/models/llama4.cpp
-    ArchRule{"deepseek2", Memory::Kv, &hookDeepseek2},              // src/models/deepseek2.cpp
-    ArchRule{"mamba", Memory::Recurrent, &hookMamba},               // src/models/mamba.cpp
-    ArchRule{"mamba2", Memory::Recurrent, &hookMamba2},             // src/models/mamba2.cpp
-    ArchRule{"rwkv6", Memory::Recurrent, &hookRwkv},                // src/models/rwkv6.cpp
-    ArchRule{"rwkv7", Memory::Recurrent, &hookRwkv},                // src/models/rwkv7.cpp
+    // Plain transformers (no SWA, no recurrent layers, no MLA, no shared KV).
+    HEADROOM_PLAIN("apertus"), HEADROOM_PLAIN("arcee"), HEADROOM_PLAIN("arctic"),
+    HEADROOM_PLAIN("baichuan"), HEADROOM_PLAIN("bailingmoe"), HEADROOM_PLAIN("bailingmoe2"),
+    HEADROOM_PLAIN("bitnet"), HEADROOM_PLAIN("bloom"), HEADROOM_PLAIN("chameleon"),
+    HEADROOM_PLAIN("chatglm"), HEADROOM_PLAIN("codeshell"), HEADROOM_PLAIN("command-r"),
+    HEADROOM_PLAIN("dbrx"), HEADROOM_PLAIN("deci"), HEADROOM_PLAIN("deepseek"),
+    HEADROOM_PLAIN("dots1"), HEADROOM_PLAIN("ernie4_5"), HEADROOM_PLAIN("ernie4_5-moe"),
+    HEADROOM_PLAIN("exaone"), HEADROOM_PLAIN("falcon"), HEADROOM_PLAIN("gemma"),
+    HEADROOM_PLAIN("glm4"), HEADROOM_PLAIN("glm4moe"), HEADROOM_PLAIN("gpt2"),
+    HEADROOM_PLAIN("gptneox"), HEADROOM_PLAIN("granite"), HEADROOM_PLAIN("granitemoe"),
+    HEADROOM_PLAIN("grok"), HEADROOM_PLAIN("grovemoe"), HEADROOM_PLAIN("hunyuan-moe"),
+    HEADROOM_PLAIN("internlm2"), HEADROOM_PLAIN("jais"), HEADROOM_PLAIN("jais2"),
+    HEADROOM_PLAIN("llama"), HEADROOM_PLAIN("minicpm"), HEADROOM_PLAIN("minicpm3"),
+    HEADROOM_PLAIN("minimax-m2"), HEADROOM_PLAIN("mistral3"), HEADROOM_PLAIN("mpt"),
+    HEADROOM_PLAIN("nemotron"), HEADROOM_PLAIN("olmo"), HEADROOM_PLAIN("olmoe"),
+    HEADROOM_PLAIN("openelm"), HEADROOM_PLAIN("orion"), HEADROOM_PLAIN("phi2"),
+    HEADROOM_PLAIN("phimoe"), HEADROOM_PLAIN("plamo"), HEADROOM_PLAIN("plm"),
+    HEADROOM_PLAIN("qwen"), HEADROOM_PLAIN("qwen2"), HEADROOM_PLAIN("qwen2moe"),
+    HEADROOM_PLAIN("qwen2vl"), HEADROOM_PLAIN("qwen3"), HEADROOM_PLAIN("qwen3moe"),
+    HEADROOM_PLAIN("qwen3vl"), HEADROOM_PLAIN("qwen3vlmoe"), HEADROOM_PLAIN("refact"),
+    HEADROOM_PLAIN("seed_oss"), HEADROOM_PLAIN("smollm3"), HEADROOM_PLAIN("stablelm"),
+    HEADROOM_PLAIN("starcoder"), HEADROOM_PLAIN("starcoder2"), HEADROOM_PLAIN("xverse"),
+    // Sliding windows, shared KV, MLA.
+    ArchRule{"phi3", Memory::Kv, &hookPhi3},                 // src/models/phi3.cpp
+    ArchRule{"gemma2", Memory::Kv, &hookGemma2},             // src/models/gemma2.cpp
+    ArchRule{"gemma3", Memory::Kv, &hookOptionalSwa<6>},     // src/models/gemma3.cpp
+    ArchRule{"gemma3n", Memory::Kv, &hookGemma3n},           // src/models/gemma3n.cpp
+    ArchRule{"gemma4", Memory::Kv, &hookGemma4},             // src/models/gemma4.cpp
+    ArchRule{"gpt-oss", Memory::Kv, &hookGptOss},            // src/models/openai-moe.cpp
+    ArchRule{"cohere2", Memory::Kv, &hookCohere2},           // src/models/cohere2.cpp
+    ArchRule{"llama4", Memory::Kv, &hookLlama4},             // src/models/llama4.cpp
+    ArchRule{"olmo2", Memory::Kv, &hookOptionalSwa<4>},      // src/models/olmo2.cpp
+    ArchRule{"afmoe", Memory::Kv, &hookOptionalSwa<4>},      // src/models/afmoe.cpp
+    ArchRule{"smallthinker", Memory::Kv, &hookSmallThinker}, // src/models/smallthinker.cpp
+    ArchRule{"exaone4", Memory::Kv, &hookExaone4},           // src/models/exaone4.cpp
+    ArchRule{"exaone-moe", Memory::Kv, &hookExaoneMoe},      // src/models/exaone-moe.cpp
+    ArchRule{"granite_swa", Memory::Kv, &hookGraniteSwa},    // src/models/granite-swa.cpp
+    ArchRule{"deepseek2", Memory::Kv, &hookDeepseek2},       // src/models/deepseek2.cpp
+    // Recurrent only (llm_arch_is_recurrent).
+    ArchRule{"mamba", Memory::Recurrent, &hookMamba},     // src/models/mamba.cpp
+    ArchRule{"mamba2", Memory::Recurrent, &hookMamba2},   // src/models/mamba2.cpp
+    ArchRule{"rwkv6", Memory::Recurrent, &hookRwkv},      // src/models/rwkv6.cpp
+    ArchRule{"rwkv6qwen2", Memory::Recurrent, &hookRwkv}, // src/models/rwkv6qwen2.cpp
+    ArchRule{"rwkv7", Memory::Recurrent, &hookRwkv},      // src/models/rwkv7.cpp
+    ArchRule{"arwkv7", Memory::Recurrent, &hookRwkv},     // src/models/arwkv7.cpp
+    // Hybrids (llm_arch_is_hybrid) with their create_memory filters.
     ArchRule{"jamba", Memory::Hybrid, &hookJamba},                  // src/models/jamba.cpp
     ArchRule{"granitehybrid", Memory::Hybrid, &hookGraniteHybrid},  // src/models/granite-hybrid.cpp
     ArchRule{"lfm2", Memory::Hybrid, &hookLfm2},                    // src/models/lfm2.cpp
@@ -458,6 +538,7 @@ const std::array kRules = {
     ArchRule{"qwen35", Memory::HybridTrunkOnly, &hookQwenNext, true},    // src/models/qwen35.cpp
     ArchRule{"qwen35moe", Memory::HybridTrunkOnly, &hookQwenNext, true}, // src/models/qwen35moe.cpp
 };
+#undef HEADROOM_PLAIN
 
 const ArchRule* findRule(const std::string& arch) {
     for (const auto& r : kRules)
@@ -588,6 +669,26 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
     if (outside > 0)
         shape.notes.push_back(std::to_string(outside) +
                               " block tensor(s) name a layer past block_count; counted as other");
+}
+
+// llama.cpp computes every per-token width in uint32_t (llama_hparams::n_embd_k_gqa,
+// n_embd_r, n_embd_s); a header whose widths overflow that would wrap to a small number and be
+// priced far too low, so it is refused instead.
+std::optional<Error> checkWidths(const Hparams& hp, const std::string& id) {
+    const std::uint64_t head =
+        std::max({hp.head_k_full, hp.head_v_full, hp.head_k_swa, hp.head_v_swa});
+    for (std::uint32_t il = 0; il < hp.n_layer_all; ++il) {
+        const std::uint64_t heads = std::max(hp.n_head_kv[il], hp.n_head[il]);
+        if (head * heads > UINT32_MAX)
+            return makeError(ErrorCode::ParseError,
+                             id + ": layer " + std::to_string(il) + " claims " +
+                                 std::to_string(heads) + " heads of " + std::to_string(head) +
+                                 " elements, beyond what llama.cpp can address");
+    }
+    if (hp.nEmbdR() > UINT32_MAX || hp.nEmbdS() > UINT32_MAX)
+        return makeError(ErrorCode::ParseError,
+                         id + ": recurrent state sizes (ssm.* keys) overflow 32 bits");
+    return std::nullopt;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -733,6 +834,7 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
     loadBaseHparams(m, hp, rule && rule->memory == Memory::Recurrent);
     if (!m.err && rule && rule->hook) rule->hook(m, hp, notes);
     if (m.err) return *m.err;
+    if (auto e = checkWidths(hp, in.id)) return *e;
 
     ModelShape shape;
     shape.id = in.id;

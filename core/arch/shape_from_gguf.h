@@ -14,6 +14,22 @@
 // The input is a small view of a GGUF header (ShapeInput: metadata values + tensor infos) so the
 // logic is testable without files; shapeFromGgufFile() opens a (possibly split) GGUF and adapts it.
 // Integer keys are accepted in any integer width (llama.cpp insists on the converter's u32).
+//
+// What the pricing does with the per-layer fields (llama.cpp src/llama-kv-cache.cpp
+// llama_kv_cache constructor, llama-kv-cache-iswa.cpp, llama-memory-recurrent.cpp):
+//   * every layer with layerHasKv() and in_main_cache: K = row(type_k, n_embd_k_gqa) per cell;
+//     V = row(type_v, n_embd_v_gqa) per cell, except without flash attention (V transposed)
+//     when the widths differ between layers: then every V row is max(n_embd_v_gqa) wide;
+//     no V at all for Mla. Per stream, Full layers hold n_ctx_seq cells and SlidingWindow layers
+//     pad256(min(n_ctx_seq, n_swa x (kv_unified ? n_seq_max : 1) + n_ubatch)) (--swa-full:
+//     n_ctx_seq); without --kv-unified there are n_seq_max streams of n_ctx / n_seq_max cells.
+//   * every layer with layerHasRecurrentState(): (recurrent_r + recurrent_s) x 4 bytes (f32)
+//     per sequence row.
+//   * is_mtp blocks: weights only with MTP on; KV in the main cache when in_main_cache, else
+//     only in the MTP draft context.
+// Checked against validate's measured llama.cpp caches (llama-3.1-8b, qwen3-30b-a3b,
+// gemma-3-27b, gpt-oss-20b, qwen3-next-80b-a3b, deepseek-v2-lite): every K, V and state
+// figure matched to the 0.01 MiB the log prints.
 #pragma once
 
 #include "gguf/gguf_value.h"
@@ -47,6 +63,14 @@ struct ShapeInput {
 // the wrong type. An architecture this table does not know still yields a shape, priced as
 // every layer full attention, with `conservative = true` and a note.
 Result<ModelShape> shapeFromInput(const ShapeInput& input);
+
+struct GgufModel;
+
+// The adapter from the reader: metadata of part 1, tensors of every part found.
+ShapeInput shapeInputFromGguf(const GgufModel& model);
+// Refuses a multimodal projector (Unsupported); a split model with parts missing still gets a
+// shape, with a note naming them (its tensor bytes cover the parts present only).
+Result<ModelShape> shapeFromGguf(const GgufModel& model);
 
 // Opens MODEL.gguf (the first part of a split model is enough: the others are found next to it)
 // and derives the shape from its header. IoError / ParseError / Truncated from the reader.

@@ -2,6 +2,11 @@
 // groups, parameter count, quant label, vocabulary, trained context, errors and the
 // conservative fallback for architectures without rules.
 #include "core/shape_test_util.h"
+#include "gguf/gguf_reader.h"
+#include "gguf/gguf_writer.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QTemporaryDir>
 
 using namespace headroom;
 using namespace headroom::test;
@@ -200,6 +205,12 @@ private slots:
                                              .arr("attention.head_count_kv", {8, 8})
                                              .input());
         QVERIFY(!shortArray);
+
+        // 2^20 KV heads of 2^13 elements = 2^33 per token: wraps a uint32 in llama.cpp.
+        auto absurd = shapeFromInput(
+            Header("llama").transformer(4096, 4096, 2, 1u << 20, 1u << 20, 1u << 13).input());
+        QVERIFY(!absurd);
+        QVERIFY(absurd.error().message.find("layer 0") != std::string::npos);
     }
 
     void layerRunsAreCompressedForPeople() {
@@ -220,6 +231,50 @@ private slots:
               "lfm2",      "nemotron_h",    "olmoe",     "llama4",    "ernie4_5-moe"})
             QVERIFY2(isSupportedArchitecture(a), a);
         QVERIFY(!isSupportedArchitecture("futurenet"));
+    }
+    // The adapter: metadata from part 1, tensors from every part, file bytes summed; a missing
+    // part is named in the notes.
+    void splitModelJoinsPartsAndNamesTheMissingOne() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string stem = QDir(dir.path()).filePath("m").toStdString();
+        for (int part = 1; part <= 2; ++part) {
+            GgufWriter w;
+            if (part == 1) {
+                w.set("general.architecture", GgufValue::string("llama"));
+                w.set("llama.context_length", GgufValue::u32(8192));
+                w.set("llama.embedding_length", GgufValue::u32(256));
+                w.set("llama.block_count", GgufValue::u32(2));
+                w.set("llama.attention.head_count", GgufValue::u32(4));
+            }
+            w.set("split.no", GgufValue::u16(static_cast<std::uint16_t>(part - 1)));
+            w.set("split.count", GgufValue::u16(3));
+            // Each part carries one 256 x 256 F16 attn_q: 131072 bytes.
+            w.addTensor("blk." + std::to_string(part - 1) + ".attn_q.weight", {256, 256},
+                        GgmlType::F16);
+            QVERIFY(w.write(ggufSplitPath(stem, part, 3)).has_value());
+        }
+        auto shape = shapeFromGgufFile(ggufSplitPath(stem, 1, 3));
+        QVERIFY2(shape.has_value(), shape ? "" : shape.error().message.c_str());
+        QCOMPARE(shape->layers[0].attn_bytes, Bytes{131072});
+        QCOMPARE(shape->layers[1].attn_bytes, Bytes{131072});
+        bool named = false;
+        for (const auto& n : shape->notes)
+            named = named || n.find("m-00003-of-00003.gguf") != std::string::npos;
+        QVERIFY(named);
+        QVERIFY(shape->file_bytes > Bytes{262144});
+    }
+
+    void projectorFileIsNotAModel() {
+        QTemporaryDir dir;
+        const std::string path = QDir(dir.path()).filePath("mmproj.gguf").toStdString();
+        GgufWriter w;
+        w.set("general.architecture", GgufValue::string("clip"));
+        QVERIFY(w.write(path).has_value());
+        auto shape = shapeFromGgufFile(path);
+        QVERIFY(!shape);
+        QCOMPARE(shape.error().code, ErrorCode::Unsupported);
+        QVERIFY(shape.error().message.find("projector") != std::string::npos);
     }
 };
 

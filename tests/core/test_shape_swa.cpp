@@ -209,6 +209,82 @@ private slots:
         QCOMPARE(s.layers[5].n_embd_k_gqa, 1024u);
         QCOMPARE(s.layers[5].n_embd_v_gqa, 1024u);
     }
+    // allenai/Olmo-3-7B-Instruct (olmo2 arch): 32 layers, hidden 4096, 32 heads (no GQA),
+    // sliding_window 4096, layer_types three sliding then one full.
+    void olmo3SlidesThreeOfEveryFourLayers() {
+        auto s = Header("olmo2")
+                     .transformer(65536, 4096, 32, 32, 32, 128)
+                     .u32("attention.sliding_window", 4096)
+                     .shape();
+        // Period 4: full at 3, 7, ..., 31 -> 8 full, 24 SWA; 32 x 128 = 4096 wide.
+        QCOMPARE(countKind(s, AttentionKind::Full), 8);
+        QCOMPARE(countKind(s, AttentionKind::SlidingWindow), 24);
+        QCOMPARE(s.layers[3].attention, AttentionKind::Full);
+        QCOMPARE(s.layers[0].n_embd_k_gqa, 4096u);
+        // OLMo 2 (no window key) stays all full.
+        auto o2 = Header("olmo2").transformer(4096, 4096, 32, 32, 32, 128).shape();
+        QCOMPARE(countKind(o2, AttentionKind::Full), 32);
+    }
+
+    // LGAI-EXAONE/EXAONE-4.0-32B: 64 layers, hidden 5120, 40 heads, 8 KV heads of 128,
+    // sliding_window 4096, pattern LLLG. llama.cpp enables SWA for the 64-layer size only.
+    void exaone4_32bSlidesOnlyAtSixtyFourLayers() {
+        auto s = Header("exaone4")
+                     .transformer(131072, 5120, 64, 40, 8, 128)
+                     .u32("attention.sliding_window", 4096)
+                     .shape();
+        // 64 / 4 = 16 full, 48 SWA; 8 x 128 = 1024.
+        QCOMPARE(countKind(s, AttentionKind::Full), 16);
+        QCOMPARE(countKind(s, AttentionKind::SlidingWindow), 48);
+        QCOMPARE(s.layers[0].n_embd_k_gqa, 1024u);
+        // EXAONE-4.0-1.2B (30 layers) is all full even though it carries a window key.
+        auto small = Header("exaone4")
+                         .transformer(65536, 2048, 30, 32, 8, 64)
+                         .u32("attention.sliding_window", 4096)
+                         .shape();
+        QCOMPARE(countKind(small, AttentionKind::Full), 30);
+        QCOMPARE(small.n_swa, 0u);
+    }
+
+    // smallthinker with a window: dense-first period 4 (full at il % 4 == 0) and a fixed 4096
+    // window whatever the file says. Dims illustrative (8 layers, 16 heads, 4 KV of 128).
+    void smallThinkerIsDenseFirstWithFixedWindow() {
+        auto s = Header("smallthinker")
+                     .transformer(32768, 2048, 8, 16, 4, 128)
+                     .u32("attention.sliding_window", 1000)
+                     .shape();
+        QCOMPARE(s.n_swa, 4096u);
+        QCOMPARE(s.layers[0].attention, AttentionKind::Full);
+        QCOMPARE(s.layers[1].attention, AttentionKind::SlidingWindow);
+        QCOMPARE(s.layers[4].attention, AttentionKind::Full);
+        QCOMPARE(countKind(s, AttentionKind::Full), 2); // layers 0 and 4
+    }
+    // gemma4 reads per-layer SWA flags (a bool array over the trunk), separate SWA head sizes
+    // (required) and attention.shared_kv_layers: the last N layers reuse earlier caches.
+    // Dims illustrative: 10 layers, pattern S S S S F repeated, 4 shared, 8 KV heads,
+    // full heads of 512, SWA heads of 256.
+    void gemma4SharedTailAndSwaHeadSizes() {
+        auto s = Header("gemma4")
+                     .transformer(131072, 2560, 10, 8, 2, 512)
+                     .bools("attention.sliding_window_pattern",
+                            {true, true, true, true, false, true, true, true, true, false})
+                     .u32("attention.shared_kv_layers", 4)
+                     .u32("attention.sliding_window", 512)
+                     .u32("attention.key_length_swa", 256)
+                     .u32("attention.value_length_swa", 256)
+                     .u32("embedding_length_per_layer_input", 256)
+                     .shape();
+        // n_layer_kv_from_start = 10 - 4 = 6: layers 0-5 cache, 6-9 reuse (None).
+        QCOMPARE(countKind(s, AttentionKind::None), 4);
+        QCOMPARE(s.layers[0].attention, AttentionKind::SlidingWindow);
+        QCOMPARE(s.layers[4].attention, AttentionKind::Full);
+        // SWA: 2 x 256 = 512; full: 2 x 512 = 1024.
+        QCOMPARE(s.layers[0].n_embd_k_gqa, 512u);
+        QCOMPARE(s.layers[4].n_embd_k_gqa, 1024u);
+        QCOMPARE(s.layers[5].attention, AttentionKind::SlidingWindow);
+        QCOMPARE(s.layers[6].n_embd_k_gqa, 0u);
+        QCOMPARE(s.n_swa, 512u);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestShapeSwa)
