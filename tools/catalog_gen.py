@@ -18,6 +18,28 @@ def q(name, size, source, precision=0):
 
 GB_CARD = 5_000_000  # a card printing "32.48GB" (decimal, two places) is within ±5 MB
 
+
+def hf(name, listed, source):
+    """A quant whose size is the Hugging Face file listing's rounded figure, e.g. "16.5 GB".
+    The listing prints three significant digits in decimal units, so the precision is half a
+    unit of the last printed digit ("16.5 GB" is +-50 MB, "2.49 GB" +-5 MB, "858 MB" +-0.5 MB)."""
+    size, precision = listed_bytes(listed)
+    return q(name, size, source, precision)
+
+
+def listed_bytes(listed):
+    num, unit = listed.split()
+    scale = {"kB": 10**3, "MB": 10**6, "GB": 10**9}[unit]
+    decimals = len(num.split(".")[1]) if "." in num else 0
+    size = round(float(num) * scale)
+    return size, scale // (2 * 10**decimals)
+
+
+def mmproj(listed, source, name):
+    size, precision = listed_bytes(listed)
+    # The schema has no precision for the projector; the rounding is a fraction of a percent.
+    return {"file_bytes": size, "name": name, "source": source}
+
 def dense(id, name, arch, sources, ctx, vocab, embd, layers, ff, heads, kv, hd, params,
           quants, tied=False, active=None, **extra):
     e = {"id": id, "name": name, "architecture": arch, "sources": sources,
@@ -157,6 +179,50 @@ M.append(dense("gemma-3-1b-it-qat", "Gemma 3 1B IT (QAT)", "gemma3",
     32768, 262144, 1152, 26, 6912, 4, 1, 256, 1_000_000_000,
     [q("Q4_0", 720_425_472, HF + "lmstudio-community/gemma-3-1B-it-QAT-GGUF/blob/main/gemma-3-1B-it-QAT-Q4_0.gguf")],
     tied=True, attention={"sliding_window": 512, "swa": {"period": 6, "full_at": "end"}}))
+
+# Gemma 3 4B/12B/27B (google/gemma-3-*-it config.json, text_config): 5 sliding layers then one
+# global (sliding_window_pattern 6 -> llama.cpp models/gemma3.cpp set_swa_pattern(6): il % 6 < 5
+# slides), window 1024. HF vocab_size 262208 counts padding rows the converter drops
+# (conversion/gemma.py "remove OOV rows in token_embd"), so the GGUF vocabulary is the
+# tokenizer's 262144. Tied embeddings. 27B: head_dim 128 (query_pre_attn_scalar 168 =
+# 5376/32 is only the attention scale, models/gemma3.cpp), 4B/12B: head_dim 256.
+GEMMA3_SWA = {"sliding_window": 1024, "swa": {"period": 6, "full_at": "end"}}
+G3 = HF + "ggml-org/gemma-3-{s}-it-GGUF/tree/main"
+M.append(dense("gemma-3-27b-it", "Gemma 3 27B IT", "gemma3",
+    [HF + "google/gemma-3-27b-it/blob/main/config.json", G3.format(s="27b")],
+    131072, 262144, 5376, 62, 21504, 32, 16, 128, 27_400_000_000,
+    [hf("Q4_K_M", "16.5 GB", HF + "ggml-org/gemma-3-27b-it-GGUF/blob/main/gemma-3-27b-it-Q4_K_M.gguf"),
+     hf("Q8_0", "28.7 GB", HF + "ggml-org/gemma-3-27b-it-GGUF/blob/main/gemma-3-27b-it-Q8_0.gguf")],
+    tied=True, attention=GEMMA3_SWA,
+    mmproj=mmproj("858 MB", HF + "ggml-org/gemma-3-27b-it-GGUF/blob/main/mmproj-model-f16.gguf",
+                  "mmproj-model-f16.gguf")))
+
+# --- DeepSeek V2 Lite (MLA + MoE) ---------------------------------------------------------
+# deepseek-ai/DeepSeek-V2-Lite-Chat config.json: hidden 2048, 27 layers, 16 heads, q_lora_rank
+# null, kv_lora_rank 512, qk_nope_head_dim 128 + qk_rope_head_dim 64 = 192 per query/key head,
+# v_head_dim 128, intermediate_size 10944 (the dense layer), moe_intermediate_size 1408, 64
+# routed experts, 6 per token, 2 shared, first_k_dense_replace 1, vocab 102400,
+# max_position_embeddings 163840. Cross-checked against a Megatron recipe for the same model
+# (num_layers 27, moe_layer_freq [0]*1+[1]*26, moe_shared_expert_intermediate_size 2816 = 2x1408).
+# llama.cpp caches one latent row of kv_lora_rank + rope = 576 elements and no V per layer
+# (llama-kv-cache.cpp: has_v = !is_mla) -- for GGUFs converted with the split wk_b/wv_b
+# (conversion/deepseek.py writes key_length_mla); a legacy GGUF with the fused wkv_b is not MLA
+# to llama.cpp and caches full K 16x192 and V 16x128 per layer (its header says so).
+M.append(dense("deepseek-v2-lite-chat", "DeepSeek-V2-Lite Chat", "deepseek2",
+    [HF + "deepseek-ai/DeepSeek-V2-Lite-Chat/blob/main/config.json",
+     HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/tree/b71ef480ff005cef0bc7c15a49f3c306f396a395",
+     HF + "yabichiu/DeepSeek-V2-Lite-Chat-GGUF/tree/main"],
+    163840, 102400, 2048, 27, 10944, 16, 16, 192, 15_700_000_000,
+    [hf("Q4_K_M", "10.4 GB", HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/blob/b71ef480ff005cef0bc7c15a49f3c306f396a395/DeepSeek-V2-Lite-Chat.Q4_K_M.gguf"),
+     hf("Q4_K_S", "9.53 GB", HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/blob/b71ef480ff005cef0bc7c15a49f3c306f396a395/DeepSeek-V2-Lite-Chat.Q4_K_S.gguf"),
+     hf("Q3_K_M", "8.13 GB", HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/blob/b71ef480ff005cef0bc7c15a49f3c306f396a395/DeepSeek-V2-Lite-Chat.Q3_K_M.gguf"),
+     hf("Q5_K_M", "11.9 GB", HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/blob/b71ef480ff005cef0bc7c15a49f3c306f396a395/DeepSeek-V2-Lite-Chat.Q5_K_M.gguf"),
+     hf("Q6_K", "14.1 GB", HF + "yabichiu/DeepSeek-V2-Lite-Chat-GGUF/blob/main/DeepSeek-V2-Lite-Chat.Q6_K.gguf"),
+     hf("Q8_0", "16.7 GB", HF + "yabichiu/DeepSeek-V2-Lite-Chat-GGUF/blob/main/DeepSeek-V2-Lite-Chat.Q8_0.gguf")],
+    attention={"head_dim_v": 128, "kv_lora_rank": 512, "rope_dim": 64},
+    moe={"n_expert": 64, "n_expert_used": 6, "n_expert_shared": 2, "n_ff_exp": 1408,
+         "n_ff_shexp": 1408, "dense_lead": 1},
+    active=2_400_000_000))
 
 # --- Phi ---------------------------------------------------------------------------------
 M.append(dense("phi-4", "Phi-4 14B", "phi3",

@@ -159,6 +159,61 @@ private slots:
         QCOMPARE(s.moe.n_expert_shared, 1u);
     }
 
+    void gemma3TwentySevenBSlidesFiveLayersInSixWithAWindowOf1024() {
+        // config.json text_config: 62 layers, sliding_window 1024, sliding_window_pattern 6 →
+        // llama.cpp models/gemma3.cpp set_swa_pattern(6): il % 6 < 5 slides, so layers 5, 11,
+        // …, 59 are global: (59 − 5) / 6 + 1 = 10 full layers and 62 − 10 = 52 sliding ones.
+        // 16 KV heads × head_dim 128 = 2048 elements for K and for V on both kinds (Gemma 3
+        // has no separate SWA head size). Projector: ggml-org mmproj-model-f16.gguf "858 MB".
+        const ModelShape s = shapeOf(builtin(), "gemma-3-27b-it");
+        QCOMPARE(s.nLayer(), 62u);
+        QCOMPARE(s.n_swa, 1024u);
+        std::uint32_t full = 0, swa = 0;
+        for (std::uint32_t il = 0; il < 62; ++il) {
+            const auto& l = s.layers[il];
+            if (il % 6 == 5) {
+                QVERIFY(l.attention == AttentionKind::Full);
+                ++full;
+            } else {
+                QVERIFY(l.attention == AttentionKind::SlidingWindow);
+                ++swa;
+            }
+            QCOMPARE(l.n_embd_k_gqa, 2048u);
+            QCOMPARE(l.n_embd_v_gqa, 2048u);
+        }
+        QCOMPARE(full, 10u);
+        QCOMPARE(swa, 52u);
+        QCOMPARE(s.mmproj_bytes, Bytes(858000000));
+        // Tied embeddings: the output head is the duplicated token_embd.
+        QCOMPARE(s.output_bytes, s.token_embd_bytes);
+    }
+
+    void deepSeekV2LiteCachesOneLatentRowPerLayerAndLeadsWithADenseBlock() {
+        // config.json: kv_lora_rank 512 + qk_rope_head_dim 64 = 576 K elements per token and
+        // layer, no V (llama-kv-cache.cpp: has_v = !is_mla), one latent "head". 27 layers,
+        // first_k_dense_replace 1 → layer 0 is a dense FFN (intermediate_size 10944), layers
+        // 1..26 route 6 of 64 experts plus 2 shared: 26 MoE layers.
+        const ModelShape s = shapeOf(builtin(), "deepseek-v2-lite-chat");
+        QCOMPARE(s.nLayer(), 27u);
+        for (const auto& l : s.layers) {
+            QVERIFY(l.attention == AttentionKind::Mla);
+            QCOMPARE(l.n_head_kv, 1u);
+            QCOMPARE(l.n_embd_k_gqa, 576u);
+            QCOMPARE(l.n_embd_v_gqa, 0u);
+        }
+        QCOMPARE(s.layers[0].experts_bytes, Bytes(0));
+        QVERIFY(s.layers[0].ffn_bytes > 0);
+        for (std::uint32_t il = 1; il < 27; ++il)
+            QVERIFY(s.layers[il].experts_bytes > 0);
+        QCOMPARE(s.nMoeLayers(), 26u);
+        QCOMPARE(s.moe.n_expert, 64u);
+        QCOMPARE(s.moe.n_expert_used, 6u);
+        QCOMPARE(s.moe.n_expert_shared, 2u);
+        QCOMPARE(s.n_ff_exp, 1408u);
+        // Default Q4_K_M: mradermacher listing "10.4 GB" = 10 400 000 000 ± 50 000 000 bytes.
+        QCOMPARE(s.file_bytes, Bytes(10400000000ull));
+    }
+
     void weightTotalsEqualCitedFileSizeMinusHeaderEstimate() {
         // weightBytes = file − header − MTP blocks + tied output duplicate (catalog.h).
         const Catalog c = builtin();
