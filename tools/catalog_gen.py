@@ -432,7 +432,9 @@ M.append(dense("nvidia-nemotron-nano-9b-v2", "NVIDIA Nemotron Nano 9B v2", "nemo
 M.append(dense("phi-4", "Phi-4 14B", "phi3",
     [HF + "microsoft/phi-4/blob/main/config.json", HF + "microsoft/phi-4-gguf"],
     16384, 100352, 5120, 40, 17920, 40, 10, 128, 14_700_000_000,
-    [q("Q4_K_S", 8_440_762_560, HF + "microsoft/phi-4-gguf/blob/main/phi-4-Q4_K_S.gguf")]))
+    [q("Q4_K_S", 8_440_762_560, HF + "microsoft/phi-4-gguf/blob/main/phi-4-Q4_K_S.gguf")] +
+    [card(qn, gb, HF + "bartowski/phi-4-GGUF/blob/main/phi-4-" + qn + ".gguf")
+     for qn, gb in [("Q4_K_M", 9.05), ("Q5_K_M", 10.60), ("Q6_K", 12.03), ("Q8_0", 15.58)]]))
 
 
 doc = {"schema": "headroom.catalog/1",
