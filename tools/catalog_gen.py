@@ -18,6 +18,47 @@ def q(name, size, source, precision=0):
 
 GB_CARD = 5_000_000  # a card printing "32.48GB" (decimal, two places) is within ±5 MB
 
+
+def hf(name, listed, source):
+    """A quant whose size is the Hugging Face file listing's rounded figure, e.g. "16.5 GB".
+    The listing prints three significant digits in decimal units, so the precision is half a
+    unit of the last printed digit ("16.5 GB" is +-50 MB, "2.49 GB" +-5 MB, "858 MB" +-0.5 MB)."""
+    size, precision = listed_bytes(listed)
+    return q(name, size, source, precision)
+
+
+def listed_bytes(listed):
+    num, unit = listed.split()
+    scale = {"kB": 10**3, "MB": 10**6, "GB": 10**9}[unit]
+    decimals = len(num.split(".")[1]) if "." in num else 0
+    size = round(float(num) * scale)
+    return size, scale // (2 * 10**decimals)
+
+
+def hf_parts(name, listed_parts, source):
+    """A split quant: the parts' listed sizes and their roundings add up."""
+    sizes = [listed_bytes(x) for x in listed_parts]
+    return q(name, sum(a for a, _ in sizes), source, sum(b for _, b in sizes))
+
+
+def hf_tree(repo_tree, fname_fmt, quants, lower_in_name=False):
+    """Quants listed on one Hugging Face file tree: [(quant, "4.68 GB"), ...]; fname_fmt
+    formats the quant name (lower-cased where the repo names files so) into the file name."""
+    blob = repo_tree.replace("/tree/", "/blob/") + "/"
+    return [hf(qn, listed, blob + fname_fmt.format(qn.lower() if lower_in_name else qn))
+            for qn, listed in quants]
+
+
+def card(name, gb, source):
+    """A quant from a bartowski-style card that prints "4.28GB" (decimal GB, 2 places)."""
+    return q(name, round(gb * 1e9), source, GB_CARD)
+
+
+def mmproj(listed, source, name):
+    size, precision = listed_bytes(listed)
+    # The schema has no precision for the projector; the rounding is a fraction of a percent.
+    return {"file_bytes": size, "name": name, "source": source}
+
 def dense(id, name, arch, sources, ctx, vocab, embd, layers, ff, heads, kv, hd, params,
           quants, tied=False, active=None, **extra):
     e = {"id": id, "name": name, "architecture": arch, "sources": sources,
@@ -158,11 +199,242 @@ M.append(dense("gemma-3-1b-it-qat", "Gemma 3 1B IT (QAT)", "gemma3",
     [q("Q4_0", 720_425_472, HF + "lmstudio-community/gemma-3-1B-it-QAT-GGUF/blob/main/gemma-3-1B-it-QAT-Q4_0.gguf")],
     tied=True, attention={"sliding_window": 512, "swa": {"period": 6, "full_at": "end"}}))
 
+# Gemma 3 4B/12B/27B (google/gemma-3-*-it config.json, text_config): 5 sliding layers then one
+# global (sliding_window_pattern 6 -> llama.cpp models/gemma3.cpp set_swa_pattern(6): il % 6 < 5
+# slides), window 1024. HF vocab_size 262208 counts padding rows the converter drops
+# (conversion/gemma.py "remove OOV rows in token_embd"), so the GGUF vocabulary is the
+# tokenizer's 262144. Tied embeddings. 27B: head_dim 128 (query_pre_attn_scalar 168 =
+# 5376/32 is only the attention scale, models/gemma3.cpp), 4B/12B: head_dim 256.
+GEMMA3_SWA = {"sliding_window": 1024, "swa": {"period": 6, "full_at": "end"}}
+G3 = HF + "ggml-org/gemma-3-{s}-it-GGUF/tree/main"
+M.append(dense("gemma-3-27b-it", "Gemma 3 27B IT", "gemma3",
+    [HF + "google/gemma-3-27b-it/blob/main/config.json", G3.format(s="27b")],
+    131072, 262144, 5376, 62, 21504, 32, 16, 128, 27_400_000_000,
+    [hf("Q4_K_M", "16.5 GB", HF + "ggml-org/gemma-3-27b-it-GGUF/blob/main/gemma-3-27b-it-Q4_K_M.gguf"),
+     hf("Q8_0", "28.7 GB", HF + "ggml-org/gemma-3-27b-it-GGUF/blob/main/gemma-3-27b-it-Q8_0.gguf")],
+    tied=True, attention=GEMMA3_SWA,
+    mmproj=mmproj("858 MB", HF + "ggml-org/gemma-3-27b-it-GGUF/blob/main/mmproj-model-f16.gguf",
+                  "mmproj-model-f16.gguf")))
+
+# --- DeepSeek V2 Lite (MLA + MoE) ---------------------------------------------------------
+# deepseek-ai/DeepSeek-V2-Lite-Chat config.json: hidden 2048, 27 layers, 16 heads, q_lora_rank
+# null, kv_lora_rank 512, qk_nope_head_dim 128 + qk_rope_head_dim 64 = 192 per query/key head,
+# v_head_dim 128, intermediate_size 10944 (the dense layer), moe_intermediate_size 1408, 64
+# routed experts, 6 per token, 2 shared, first_k_dense_replace 1, vocab 102400,
+# max_position_embeddings 163840. Cross-checked against a Megatron recipe for the same model
+# (num_layers 27, moe_layer_freq [0]*1+[1]*26, moe_shared_expert_intermediate_size 2816 = 2x1408).
+# llama.cpp caches one latent row of kv_lora_rank + rope = 576 elements and no V per layer
+# (llama-kv-cache.cpp: has_v = !is_mla) -- for GGUFs converted with the split wk_b/wv_b
+# (conversion/deepseek.py writes key_length_mla); a legacy GGUF with the fused wkv_b is not MLA
+# to llama.cpp and caches full K 16x192 and V 16x128 per layer (its header says so).
+M.append(dense("deepseek-v2-lite-chat", "DeepSeek-V2-Lite Chat", "deepseek2",
+    [HF + "deepseek-ai/DeepSeek-V2-Lite-Chat/blob/main/config.json",
+     HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/tree/b71ef480ff005cef0bc7c15a49f3c306f396a395",
+     HF + "yabichiu/DeepSeek-V2-Lite-Chat-GGUF/tree/main"],
+    163840, 102400, 2048, 27, 10944, 16, 16, 192, 15_700_000_000,
+    [hf("Q4_K_M", "10.4 GB", HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/blob/b71ef480ff005cef0bc7c15a49f3c306f396a395/DeepSeek-V2-Lite-Chat.Q4_K_M.gguf"),
+     hf("Q4_K_S", "9.53 GB", HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/blob/b71ef480ff005cef0bc7c15a49f3c306f396a395/DeepSeek-V2-Lite-Chat.Q4_K_S.gguf"),
+     hf("Q3_K_M", "8.13 GB", HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/blob/b71ef480ff005cef0bc7c15a49f3c306f396a395/DeepSeek-V2-Lite-Chat.Q3_K_M.gguf"),
+     hf("Q5_K_M", "11.9 GB", HF + "mradermacher/DeepSeek-V2-Lite-Chat-GGUF/blob/b71ef480ff005cef0bc7c15a49f3c306f396a395/DeepSeek-V2-Lite-Chat.Q5_K_M.gguf"),
+     hf("Q6_K", "14.1 GB", HF + "yabichiu/DeepSeek-V2-Lite-Chat-GGUF/blob/main/DeepSeek-V2-Lite-Chat.Q6_K.gguf"),
+     hf("Q8_0", "16.7 GB", HF + "yabichiu/DeepSeek-V2-Lite-Chat-GGUF/blob/main/DeepSeek-V2-Lite-Chat.Q8_0.gguf")],
+    attention={"head_dim_v": 128, "kv_lora_rank": 512, "rope_dim": 64},
+    moe={"n_expert": 64, "n_expert_used": 6, "n_expert_shared": 2, "n_ff_exp": 1408,
+         "n_ff_shexp": 1408, "dense_lead": 1},
+    active=2_400_000_000))
+
+M.append(dense("gemma-3-4b-it", "Gemma 3 4B IT", "gemma3",
+    [HF + "google/gemma-3-4b-it/blob/main/config.json", G3.format(s="4b"),
+     HF + "gaianet/gemma-3-4b-it-GGUF"],
+    131072, 262144, 2560, 34, 10240, 8, 4, 256, 3_880_000_000,
+    [hf("Q4_K_M", "2.49 GB", HF + "ggml-org/gemma-3-4b-it-GGUF/blob/main/gemma-3-4b-it-Q4_K_M.gguf"),
+     hf("Q8_0", "4.13 GB", HF + "ggml-org/gemma-3-4b-it-GGUF/blob/main/gemma-3-4b-it-Q8_0.gguf")],
+    tied=True, attention=GEMMA3_SWA,
+    mmproj=mmproj("851 MB", HF + "ggml-org/gemma-3-4b-it-GGUF/blob/main/mmproj-model-f16.gguf",
+                  "mmproj-model-f16.gguf")))
+# 12B: no projector size found for a repo that also lists the weights; omitted, not guessed.
+M.append(dense("gemma-3-12b-it", "Gemma 3 12B IT", "gemma3",
+    [HF + "google/gemma-3-12b-it/blob/main/config.json",
+     HF + "lm-kit/gemma-3-12b-instruct-gguf/tree/main"],
+    131072, 262144, 3840, 48, 15360, 16, 8, 256, 12_000_000_000,
+    hf_tree(HF + "lm-kit/gemma-3-12b-instruct-gguf/tree/main", "gemma-3-it-12B-{}.gguf",
+            [("Q4_K_M", "7.3 GB"), ("Q3_K_M", "6.01 GB"), ("Q6_K", "9.66 GB"), ("Q8_0", "12.5 GB")]),
+    tied=True, attention=GEMMA3_SWA))
+
+# Gemma 2 (google/gemma-2-*-it config.json): every other layer slides over 4096 tokens
+# (llama.cpp models/gemma2.cpp: n_swa default 4096, set_swa_pattern(2) -> even layers slide),
+# vocab 256000, 8192 trained context, tied embeddings.
+GEMMA2_SWA = {"sliding_window": 4096, "swa": {"period": 2, "full_at": "end"}}
+M.append(dense("gemma-2-9b-it", "Gemma 2 9B IT", "gemma2",
+    [HF + "google/gemma-2-9b-it/blob/main/config.json",
+     HF + "bartowski/gemma-2-9b-it-GGUF/tree/599b2dd2c0fa0bdd3689ad97d9c7ff4a5cc1ee8f"],
+    8192, 256000, 3584, 42, 14336, 16, 8, 256, 9_240_000_000,
+    hf_tree(HF + "bartowski/gemma-2-9b-it-GGUF/tree/599b2dd2c0fa0bdd3689ad97d9c7ff4a5cc1ee8f",
+            "gemma-2-9b-it-{}.gguf",
+            [("Q4_K_M", "5.76 GB"), ("Q4_K_S", "5.48 GB"), ("Q3_K_M", "4.76 GB"), ("Q2_K", "3.81 GB")]),
+    tied=True, attention=GEMMA2_SWA))
+# 27B: head_dim 128 (query_pre_attn_scalar 144 = 4608/32 is only the attention scale).
+M.append(dense("gemma-2-27b-it", "Gemma 2 27B IT", "gemma2",
+    [HF + "google/gemma-2-27b-it/blob/main/config.json",
+     HF + "bartowski/gemma-2-27b-it-GGUF/blob/main/README.md"],
+    8192, 256000, 4608, 46, 36864, 32, 16, 128, 27_200_000_000,
+    [card("Q8_0", 28.93, HF + "bartowski/gemma-2-27b-it-GGUF/blob/main/gemma-2-27b-it-Q8_0.gguf")],
+    tied=True, attention=GEMMA2_SWA))
+
+# --- Qwen 3 dense (Qwen/Qwen3-*/config.json; head_dim 128, 40960 context) ------------------
+M.append(dense("qwen3-4b", "Qwen3 4B", "qwen3",
+    [HF + "Qwen/Qwen3-4B/blob/main/config.json", HF + "bartowski/Qwen_Qwen3-4B-GGUF"],
+    40960, 151936, 2560, 36, 9728, 32, 8, 128, 4_020_000_000,
+    [card(qn, gb, HF + "bartowski/Qwen_Qwen3-4B-GGUF/blob/main/Qwen_Qwen3-4B-" + qn + ".gguf")
+     for qn, gb in [("Q4_K_M", 2.50), ("Q5_K_M", 2.89), ("Q6_K", 3.31), ("Q8_0", 4.28)]],
+    tied=True))
+M.append(dense("qwen3-8b", "Qwen3 8B", "qwen3",
+    [HF + "Qwen/Qwen3-8B/blob/main/config.json", HF + "bartowski/Qwen_Qwen3-8B-GGUF",
+     HF + "codebasic/Qwen3-8B-GGUF/tree/main"],
+    40960, 151936, 4096, 36, 12288, 32, 8, 128, 8_190_000_000,
+    [hf("Q4_0", "4.77 GB", HF + "codebasic/Qwen3-8B-GGUF/blob/main/Qwen3-8B-Q4_0.gguf"),
+     card("Q6_K", 6.73, HF + "bartowski/Qwen_Qwen3-8B-GGUF/blob/main/Qwen_Qwen3-8B-Q6_K.gguf"),
+     card("Q8_0", 8.71, HF + "bartowski/Qwen_Qwen3-8B-GGUF/blob/main/Qwen_Qwen3-8B-Q8_0.gguf")]))
+
+# --- Qwen 2.5 Coder / DeepSeek-R1 distills (Qwen2.5 shapes, qwen2 arch) ---------------------
+M.append(dense("qwen2.5-coder-3b-instruct", "Qwen2.5 Coder 3B Instruct", "qwen2",
+    [HF + "Qwen/Qwen2.5-Coder-3B-Instruct/blob/main/config.json",
+     HF + "mradermacher/Qwen2.5-Coder-3B-Instruct-GGUF/tree/dcdfe71c9078ab52b4369ec711dcdb06edfeb0b7"],
+    32768, 151936, 2048, 36, 11008, 16, 2, 128, 3_090_000_000,
+    hf_tree(HF + "mradermacher/Qwen2.5-Coder-3B-Instruct-GGUF/tree/dcdfe71c9078ab52b4369ec711dcdb06edfeb0b7",
+            "Qwen2.5-Coder-3B-Instruct.{}.gguf",
+            [("Q4_K_M", "1.93 GB"), ("Q6_K", "2.54 GB"), ("Q8_0", "3.29 GB")]),
+    tied=True))
+M.append(dense("qwen2.5-coder-7b-instruct", "Qwen2.5 Coder 7B Instruct", "qwen2",
+    [HF + "Qwen/Qwen2.5-Coder-7B-Instruct/blob/main/config.json",
+     HF + "lmstudio-community/Qwen2.5-Coder-7B-Instruct-GGUF/tree/2f71e410e3ef52f56324ef193ec45271f7727db1"],
+    32768, 152064, 3584, 28, 18944, 28, 4, 128, 7_620_000_000,
+    hf_tree(HF + "lmstudio-community/Qwen2.5-Coder-7B-Instruct-GGUF/tree/2f71e410e3ef52f56324ef193ec45271f7727db1",
+            "Qwen2.5-Coder-7B-Instruct-{}.gguf",
+            [("Q4_K_M", "4.68 GB"), ("Q3_K_L", "4.09 GB"), ("Q6_K", "6.25 GB"), ("Q8_0", "8.1 GB")])))
+M.append(dense("qwen2.5-coder-32b-instruct", "Qwen2.5 Coder 32B Instruct", "qwen2",
+    [HF + "Qwen/Qwen2.5-Coder-32B-Instruct/blob/main/config.json",
+     HF + "mradermacher/Qwen2.5-Coder-32B-Instruct-GGUF/tree/a189dfcd3bc855d55039318c5e423c7520835ec5"],
+    32768, 152064, 5120, 64, 27648, 40, 8, 128, 32_800_000_000,
+    hf_tree(HF + "mradermacher/Qwen2.5-Coder-32B-Instruct-GGUF/tree/a189dfcd3bc855d55039318c5e423c7520835ec5",
+            "Qwen2.5-Coder-32B-Instruct.{}.gguf",
+            [("Q4_K_M", "19.9 GB"), ("Q3_K_M", "15.9 GB"), ("Q4_K_S", "18.8 GB"), ("Q5_K_M", "23.3 GB"),
+             ("Q6_K", "26.9 GB"), ("Q8_0", "34.8 GB")])))
+M.append(dense("deepseek-r1-distill-qwen-7b", "DeepSeek-R1-Distill-Qwen 7B", "qwen2",
+    [HF + "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B/blob/main/config.json",
+     HF + "lmstudio-community/DeepSeek-R1-Distill-Qwen-7B-GGUF/tree/main"],
+    131072, 152064, 3584, 28, 18944, 28, 4, 128, 7_620_000_000,
+    hf_tree(HF + "lmstudio-community/DeepSeek-R1-Distill-Qwen-7B-GGUF/tree/main",
+            "DeepSeek-R1-Distill-Qwen-7B-{}.gguf",
+            [("Q4_K_M", "4.68 GB"), ("Q3_K_L", "4.09 GB"), ("Q6_K", "6.25 GB"), ("Q8_0", "8.1 GB")])))
+M.append(dense("deepseek-r1-distill-qwen-14b", "DeepSeek-R1-Distill-Qwen 14B", "qwen2",
+    [HF + "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B/blob/main/config.json",
+     HF + "osllmai-community/DeepSeek-R1-Distill-Qwen-14B-GGUF/tree/main"],
+    131072, 152064, 5120, 48, 13824, 40, 8, 128, 14_800_000_000,
+    hf_tree(HF + "osllmai-community/DeepSeek-R1-Distill-Qwen-14B-GGUF/tree/main",
+            "DeepSeek-R1-Distill-Qwen-14B-{}.gguf",
+            [("Q4_K_M", "8.99 GB"), ("Q3_K_M", "7.34 GB"), ("Q5_K_M", "10.5 GB"), ("Q6_K", "12.1 GB")])))
+M.append(dense("deepseek-r1-distill-qwen-32b", "DeepSeek-R1-Distill-Qwen 32B", "qwen2",
+    [HF + "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B/blob/main/config.json",
+     HF + "lmstudio-community/DeepSeek-R1-Distill-Qwen-32B-GGUF/tree/03b74501df6f984565c8615ee3eed242ea43a4bf"],
+    131072, 152064, 5120, 64, 27648, 40, 8, 128, 32_800_000_000,
+    hf_tree(HF + "lmstudio-community/DeepSeek-R1-Distill-Qwen-32B-GGUF/tree/03b74501df6f984565c8615ee3eed242ea43a4bf",
+            "DeepSeek-R1-Distill-Qwen-32B-{}.gguf",
+            [("Q4_K_M", "19.9 GB"), ("Q3_K_L", "17.2 GB"), ("Q6_K", "26.9 GB"), ("Q8_0", "34.8 GB")])))
+
+# --- Mistral ------------------------------------------------------------------------------
+# v0.3: no sliding window (config sliding_window null), vocab 32768. Nemo: head_dim 128 with
+# 32 heads on a 5120 width, max_position_embeddings 1024000 (GGUF context_length).
+M.append(dense("mistral-7b-instruct-v0.3", "Mistral 7B Instruct v0.3", "llama",
+    [HF + "mistralai/Mistral-7B-Instruct-v0.3/blob/main/config.json",
+     HF + "MaziyarPanahi/Mistral-7B-Instruct-v0.3-GGUF/tree/refs%2Fpr%2F1"],
+    32768, 32768, 4096, 32, 14336, 32, 8, 128, 7_250_000_000,
+    hf_tree(HF + "MaziyarPanahi/Mistral-7B-Instruct-v0.3-GGUF/tree/refs%2Fpr%2F1",
+            "Mistral-7B-Instruct-v0.3.{}.gguf",
+            [("Q4_K_M", "4.37 GB"), ("Q4_K_S", "4.14 GB"), ("Q3_K_M", "3.52 GB"), ("Q2_K", "2.72 GB")])))
+M.append(dense("mistral-nemo-instruct-2407", "Mistral Nemo Instruct 2407 (12B)", "llama",
+    [HF + "mistralai/Mistral-Nemo-Instruct-2407/blob/main/config.json",
+     HF + "unsloth/Mistral-Nemo-Instruct-2407-GGUF/tree/main"],
+    1024000, 131072, 5120, 40, 14336, 32, 8, 128, 12_200_000_000,
+    hf_tree(HF + "unsloth/Mistral-Nemo-Instruct-2407-GGUF/tree/main", "Mistral-Nemo-Instruct-2407.{}.gguf",
+            [("Q4_K_M", "7.48 GB"), ("Q3_K_M", "6.08 GB"), ("Q5_K_M", "8.73 GB"), ("Q6_K", "10.1 GB"),
+             ("Q8_0", "13 GB")])))
+
+# --- Phi 3 / 3.5 mini (phi3 arch; the config's sliding_window is ignored by llama.cpp:
+# models/phi3.cpp sets swa_type NONE, so every layer is full attention) ---------------------
+M.append(dense("phi-3.5-mini-instruct", "Phi-3.5 mini Instruct (3.8B)", "phi3",
+    [HF + "microsoft/Phi-3.5-mini-instruct/blob/main/config.json",
+     HF + "QuantFactory/Phi-3.5-mini-instruct-GGUF/tree/ec8a06d33e82b858c4347f3610eedfa74bfd63d1"],
+    131072, 32064, 3072, 32, 8192, 32, 32, 96, 3_820_000_000,
+    hf_tree(HF + "QuantFactory/Phi-3.5-mini-instruct-GGUF/tree/ec8a06d33e82b858c4347f3610eedfa74bfd63d1",
+            "Phi-3.5-mini-instruct.{}.gguf",
+            [("Q4_K_M", "2.39 GB"), ("Q5_K_M", "2.82 GB"), ("Q6_K", "3.14 GB"), ("Q8_0", "4.06 GB")])))
+M.append(dense("phi-3-mini-4k-instruct", "Phi-3 mini 4K Instruct (3.8B)", "phi3",
+    [HF + "microsoft/Phi-3-mini-4k-instruct/blob/main/config.json",
+     HF + "mradermacher/Phi-3-mini-4k-instruct-GGUF/tree/6fc30a5b264aa7cbf1243bd6901d2769d7ee27a9"],
+    4096, 32064, 3072, 32, 8192, 32, 32, 96, 3_820_000_000,
+    hf_tree(HF + "mradermacher/Phi-3-mini-4k-instruct-GGUF/tree/6fc30a5b264aa7cbf1243bd6901d2769d7ee27a9",
+            "Phi-3-mini-4k-instruct.{}.gguf",
+            [("Q4_K_M", "2.39 GB"), ("Q4_K_S", "2.19 GB"), ("Q6_K", "3.14 GB"), ("Q8_0", "4.06 GB")])))
+
+# --- Granite 3.0 8B (granite arch; ibm-granite/granite-3.0-8b-instruct config.json) ------
+M.append(dense("granite-3.0-8b-instruct", "Granite 3.0 8B Instruct", "granite",
+    [HF + "ibm-granite/granite-3.0-8b-instruct/blob/main/config.json",
+     HF + "lmstudio-community/granite-3.0-8b-instruct-GGUF/tree/79988dea18d504282ce06747bc0bb653f03a0d68"],
+    4096, 49155, 4096, 40, 12800, 32, 8, 128, 8_170_000_000,
+    hf_tree(HF + "lmstudio-community/granite-3.0-8b-instruct-GGUF/tree/79988dea18d504282ce06747bc0bb653f03a0d68",
+            "granite-3.0-8b-instruct-{}.gguf",
+            [("Q4_K_M", "4.94 GB"), ("Q3_K_L", "4.35 GB"), ("Q6_K", "6.71 GB"), ("Q8_0", "8.68 GB")]),
+    tied=True))
+
+# --- gpt-oss 120B (openai/gpt-oss-120b config.json: 36 layers, same block as 20b, 128
+# experts). Only unsloth's split Q4_K_M listing was found: 49.6 GB + 13.1 GB. ---------------
+M.append(dense("gpt-oss-120b", "gpt-oss 120B", "gpt-oss",
+    [HF + "openai/gpt-oss-120b/blob/main/config.json",
+     HF + "unsloth/gpt-oss-120b-GGUF/tree/main/Q4_K_M"],
+    131072, 201088, 2880, 36, 0, 64, 8, 64, 117_000_000_000,
+    [hf_parts("Q4_K_M", ["49.6 GB", "13.1 GB"],
+              HF + "unsloth/gpt-oss-120b-GGUF/tree/main/Q4_K_M (2 parts)")],
+    attention={"sliding_window": 128, "swa": {"period": 2, "full_at": "end"}},
+    moe={"n_expert": 128, "n_expert_used": 4, "n_ff_exp": 2880},
+    active=5_100_000_000))
+
+# --- NVIDIA Nemotron Nano 9B v2 (nemotron_h: Mamba-2 + MLP + 4 attention layers) ---------
+# config.json hybrid_override_pattern (M = Mamba-2, * = attention, - = MLP), 56 layers:
+NEMOTRON_NANO_9B_V2 = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-"
+# llama.cpp (conversion/nemotron.py, models/nemotron-h.cpp): a layer is recurrent iff its
+# head_count_kv and feed_forward_length are both 0 (the 'M' layers); '*' layers have 8 KV
+# heads x head_dim 128 and no FFN; '-' layers have an FFN of intermediate_size 15680 and no
+# attention. Mamba-2: d_inner = mamba_num_heads 128 x mamba_head_dim 80 = 10240, n_groups 8,
+# ssm_state_size 128, conv_kernel 4 (llama_hparams::n_embd_r/n_embd_s):
+#   n_embd_r = (4 - 1) x (10240 + 2 x 8 x 128) = 36864;  n_embd_s = 128 x 10240 = 1310720.
+# Mixer parameters (split only): in_proj 4480 x (2x10240 + 2x8x128 + 128) = 101 498 880,
+# out_proj 10240 x 4480 = 45 875 200, conv1d 12288 x 4 + bias 12288, A/D/dt_bias 3 x 128,
+# norm 10240: 147 446 144.
+# Query heads only on '*' layers too, so MLP-only layers carry no attention parameters.
+def nemotron_h(pattern, n_head, n_kv, n_ff):
+    return ([n_head if c == "*" else 0 for c in pattern],
+            [n_kv if c == "*" else 0 for c in pattern], [n_ff if c == "-" else 0 for c in pattern],
+            [i for i, c in enumerate(pattern) if c == "M"])
+_heads, _kv, _ff, _recr = nemotron_h(NEMOTRON_NANO_9B_V2, 40, 8, 15680)
+M.append(dense("nvidia-nemotron-nano-9b-v2", "NVIDIA Nemotron Nano 9B v2", "nemotron_h",
+    [HF + "nvidia/NVIDIA-Nemotron-Nano-9B-v2/blob/main/config.json",
+     HF + "dominguesm/NVIDIA-Nemotron-Nano-9B-v2-GGUF/tree/main"],
+    131072, 131072, 4480, 56, _ff, _heads, _kv, 128, 9_000_000_000,
+    hf_tree(HF + "dominguesm/NVIDIA-Nemotron-Nano-9B-v2-GGUF/tree/main", "nemotron-nano-9b-v2-{}.gguf",
+            [("Q4_K_M", "6.53 GB"), ("Q4_K_S", "6.21 GB"), ("Q4_0", "5.31 GB"), ("Q2_K", "5.01 GB")],
+            lower_in_name=True),
+    ffn_gated=False,
+    recurrent={"layers": _recr, "n_embd_r": 36864, "n_embd_s": 1310720,
+               "mixer_params": 147_446_144}))
+
 # --- Phi ---------------------------------------------------------------------------------
 M.append(dense("phi-4", "Phi-4 14B", "phi3",
     [HF + "microsoft/phi-4/blob/main/config.json", HF + "microsoft/phi-4-gguf"],
     16384, 100352, 5120, 40, 17920, 40, 10, 128, 14_700_000_000,
-    [q("Q4_K_S", 8_440_762_560, HF + "microsoft/phi-4-gguf/blob/main/phi-4-Q4_K_S.gguf")]))
+    [q("Q4_K_S", 8_440_762_560, HF + "microsoft/phi-4-gguf/blob/main/phi-4-Q4_K_S.gguf")] +
+    [card(qn, gb, HF + "bartowski/phi-4-GGUF/blob/main/phi-4-" + qn + ".gguf")
+     for qn, gb in [("Q4_K_M", 9.05), ("Q5_K_M", 10.60), ("Q6_K", 12.03), ("Q8_0", 15.58)]]))
 
 
 doc = {"schema": "headroom.catalog/1",
