@@ -14,3 +14,12 @@ endforeach()
 if(TARGET test_cli_probe)
   add_dependencies(test_cli_probe headroom-cli)
 endif()
+
+# A stand-in NVML for the probe's dlopen path (tests/probe/fake_nvml.c).
+if(TARGET test_nvml_probe)
+  add_library(headroom_fake_nvml SHARED ${CMAKE_CURRENT_SOURCE_DIR}/probe/fake_nvml.c)
+  set_target_properties(headroom_fake_nvml PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  add_dependencies(test_nvml_probe headroom_fake_nvml)
+  target_compile_definitions(test_nvml_probe PRIVATE
+    HEADROOM_FAKE_NVML="$<TARGET_FILE:headroom_fake_nvml>")
+endif()
