@@ -43,7 +43,7 @@ Result<OllamaModelfile> ollamaModelfile(const Plan& plan, const OllamaExportOpti
     // Ollama allocates num_ctx for each parallel request (OLLAMA_NUM_PARALLEL), so the planned
     // total is split back into a per-sequence figure.
     const std::uint32_t np = std::max<std::uint32_t>(1, po.n_parallel);
-    mf.parameters.emplace_back("num_ctx", std::to_string(rung.context / np));
+    mf.parameters.emplace_back("num_ctx", std::to_string(rung.requested_context / np));
     const bool cpuOnly = plan.backend == Backend::Cpu || plan.budget.devices.empty();
     mf.parameters.emplace_back("num_gpu", std::to_string(cpuOnly ? 0u : pl.gpu_layers));
     // num_batch is the batch Ollama hands llama.cpp; the compute buffer was priced at the
@@ -90,7 +90,8 @@ Result<OllamaModelfile> ollamaModelfile(const Plan& plan, const OllamaExportOpti
     for (const auto& [k, v] : mf.parameters) {
         if (k == "num_ctx" && np > 1)
             t += "# per request: Ollama gives each of OLLAMA_NUM_PARALLEL=" + std::to_string(np) +
-                 " requests num_ctx tokens (" + std::to_string(rung.context) + " in all)\n";
+                 " requests num_ctx tokens (" + std::to_string(rung.requested_context) +
+                 " in all)\n";
         if (k == "num_gpu") t += "# layers on the GPU (llama.cpp -ngl)\n";
         t += "PARAMETER " + k + " " + v + "\n";
     }
