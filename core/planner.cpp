@@ -129,9 +129,11 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     const int out_dev = layerDevice(n_layer_all, n_layer_all, choice.ngl, splits);
     a.output_on_gpu = out_dev >= 0;
     Terms& out = out_dev >= 0 ? a.devices[out_dev] : a.host;
-    out.weights = satAdd(out.weights, satAdd(price.output_weights, price.other_weights));
-    if (out_dev < 0 && n_dev > 0)
-        a.spill_bytes = satAdd(a.spill_bytes, satAdd(price.output_weights, price.other_weights));
+    // A tied output head is the token embedding loaded a second time for the output layer's
+    // device (TENSOR_DUPLICATED in llama_model::load_tensors); on the CPU it is the same tensor.
+    const Bytes output_weights = (out_dev < 0 && model.output_tied_to_embd) ? 0 : price.output_weights;
+    out.weights = satAdd(out.weights, satAdd(output_weights, price.other_weights));
+    if (out_dev < 0 && n_dev > 0) a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, price.other_weights));
     // The input layer (token embeddings) always stays on the CPU (llama_model::load_tensors:
     // dev_input = cpu_dev).
     a.host.weights = satAdd(a.host.weights, price.token_embd);
@@ -150,6 +152,8 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     }
     Terms& mtp_home = out_dev >= 0 ? a.devices[out_dev] : a.host;
     mtp_home.compute = satAdd(mtp_home.compute, price.compute_mtp);
+    mtp_home.kv_k = satAdd(mtp_home.kv_k, price.mtp_kv_k);
+    mtp_home.kv_v = satAdd(mtp_home.kv_v, price.mtp_kv_v);
     // The projector is loaded by libmtmd on the main GPU when there is one.
     (n_dev > 0 ? a.devices[0] : a.host).mmproj = price.mmproj;
     // Logits are copied out of the graph into a host buffer (llama_context::output_reserve).
@@ -659,7 +663,9 @@ std::vector<std::string> launchArgs(const Plan& plan, const Rung& r) {
         r.posture == Posture::Stacked && !o.ubatch_set ? std::max(o.n_batch, 4096u) : o.n_batch;
     if (batch != 2048) add({"-b", std::to_string(batch)});
     if (r.n_ubatch != 512) add({"-ub", std::to_string(r.n_ubatch)});
-    if (o.n_parallel > 1) add({"-np", std::to_string(o.n_parallel)});
+    // Always pinned: llama-server without -np runs 4 slots on one unified cache
+    // (tools/server/server.cpp), which is not what was priced.
+    add({"-np", std::to_string(o.n_parallel)});
     if (o.kv_unified) add({"-kvu"});
     if (o.swa_full) add({"--swa-full"});
     if (plan.mtp) add({"--spec-type", "draft-mtp", "--spec-draft-n-max", "3"});

@@ -72,11 +72,13 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         lp.weights = satAdd(satAdd(l.attn_bytes, l.ffn_bytes), l.experts_bytes);
         if (l.is_mtp && !opt.mtp) {
             // llama.cpp skips MTP tensors unless the model is loaded for MTP (llama_model_params
-            // load_mtp; models/*.cpp set TENSOR_SKIP on them) and builds no draft cache.
+            // load_mtp; models/*.cpp set TENSOR_SKIP on them).
             lp.weights = lp.experts = lp.ffn = 0;
-            continue;
         }
-        if (isAttention(l.attention)) {
+        // A block outside the main cache (the Qwen3-Next family filters il < n_layer() in
+        // llama_model::create_memory) has KV only in the MTP draft context.
+        const bool cached = l.in_main_cache || (l.is_mtp && opt.mtp);
+        if (isAttention(l.attention) && cached) {
             // llama_kv_cache ctor: K = ggml_new_tensor_3d(type_k, n_embd_k_gqa, kv_size, n_stream),
             // V likewise with type_v; MLA keeps only K (has_v = !is_mla).
             const Bytes cells =
@@ -93,6 +95,22 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
             // llama_memory_recurrent ctor: r = [n_embd_r, mem_size], s = [n_embd_s, mem_size] in
             // f32, mem_size = max(1, n_seq_max) (n_rs_seq = 0 by default).
             lp.state = satMul(satAdd(l.recurrent_r, l.recurrent_s), satMul(4, n_seq));
+        }
+    }
+    if (opt.mtp && model.n_mtp_layers > 0) {
+        // The MTP draft context (LLAMA_CONTEXT_TYPE_MTP) builds its own cache. Architectures whose
+        // create_memory branch filters it to il >= n_layer() cache only the MTP blocks (priced
+        // above); the others pass no filter, so the draft context caches every layer again.
+        bool filtered = false;
+        for (const auto& l : model.layers) filtered = filtered || (l.is_mtp && !l.in_main_cache);
+        if (!filtered) {
+            Bytes k = 0, v = 0;
+            for (const auto& lp : p.layers) {
+                k = satAdd(k, lp.kv_k);
+                v = satAdd(v, lp.kv_v);
+            }
+            p.mtp_kv_k = k;
+            p.mtp_kv_v = v;
         }
     }
     p.token_embd = model.token_embd_bytes;
@@ -142,7 +160,7 @@ Bytes ContextPrice::computeFor(bool holds_layers, bool holds_output) const {
 }
 
 Bytes ContextPrice::kvTotal() const {
-    Bytes t = 0;
+    Bytes t = satAdd(mtp_kv_k, mtp_kv_v);
     for (const auto& l : layers)
         t = satAdd(t, satAdd(l.kv_k, l.kv_v));
     return t;

@@ -1,4 +1,5 @@
 // Where a plan's model comes from: the built-in catalog (--model ID[:QUANT]) or a GGUF file.
+#include "arch/shape_from_gguf.h"
 #include "catalog.h"
 #include "plan_args.h"
 
@@ -18,7 +19,7 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
         if (!catalog) return catalog.error();
         return catalog->shape(f.model_id);
     }
-    return makeError(ErrorCode::Unsupported, "cannot read '" + f.path + "' yet");
+    return shapeFromGgufFile(f.path);
 }
 
 } // namespace headroom::cli

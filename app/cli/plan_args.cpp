@@ -1,6 +1,7 @@
 #include "plan_args.h"
 
 #include "commands.h"
+#include "probe/probe.h"
 #include "ggml_type.h"
 #include "units.h"
 
@@ -10,6 +11,9 @@ namespace headroom::cli {
 
 void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
     auto* g = app.add_option_group("Hardware", "the machine to plan for (default: --probe)");
+    g->add_flag("--probe", f.probe, "probe this machine (Vulkan, NVML, sysfs, /proc)");
+    g->add_option("--preset", f.preset, "a built-in hardware preset (see 'headroom-cli presets')");
+    g->add_option("--hardware", f.hardware_file, "a saved hardware profile (JSON, see 'probe --save')");
     g->add_option("--vram", f.vram, "GPU memory per device, e.g. 24GiB or 24GiB,12GiB (0: no GPU)");
     g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
     g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
@@ -74,7 +78,24 @@ std::string withDetails(const Error& e) {
 } // namespace
 
 Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
-    if (!f.vram.empty() || !f.ram.empty()) {
+    const int sources = (f.probe ? 1 : 0) + (f.preset.empty() ? 0 : 1) + (f.hardware_file.empty() ? 0 : 1) +
+                        ((f.vram.empty() && f.ram.empty()) ? 0 : 1);
+    if (sources > 1)
+        return makeError(ErrorCode::InvalidArgument, "give one hardware source",
+                         "one of --probe, --preset ID, --hardware FILE, or --vram/--ram");
+    if (!f.preset.empty() || !f.hardware_file.empty() || (f.probe || sources == 0)) {
+        if (f.uma) return makeError(ErrorCode::InvalidArgument, "--uma goes with --vram/--ram");
+        probe::HardwareRequest req;
+        if (!f.preset.empty()) {
+            req.kind = probe::HardwareRequest::Kind::Preset;
+            req.id_or_path = f.preset;
+        } else if (!f.hardware_file.empty()) {
+            req.kind = probe::HardwareRequest::Kind::ProfileFile;
+            req.id_or_path = f.hardware_file;
+        }
+        return probe::resolveHardware(req);
+    }
+    {
         if (f.ram.empty())
             return makeError(ErrorCode::InvalidArgument, "--vram needs --ram too",
                              "e.g. --vram 24GiB --ram 64GiB");
@@ -94,8 +115,6 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
         if (auto ok = validateSnapshot(hw); !ok) return ok.error();
         return hw;
     }
-    return makeError(ErrorCode::InvalidArgument, "no hardware given",
-                     "give --vram SIZE[,SIZE...] --ram SIZE [--uma]");
 }
 
 Result<PlanOptions> resolveOptions(const OptionFlags& f) {

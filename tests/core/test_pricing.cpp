@@ -136,18 +136,31 @@ private slots:
         QCOMPARE(priceContext(m, o, 4096).output, Bytes{128256} * 4 * 4);
     }
 
-    void mtpBlocksCostNothingUnlessMtpIsOn() {
+    void mtpBlockWeightsLoadOnlyWithMtpButTheMainCacheMayStillCoverThem() {
         ModelShape m = llama8bLike();
         m.layers.back().is_mtp = true;
         m.n_mtp_layers = 1;
         ResolvedOptions o;
+        // GLM-4.5 style: the nextn block stays in the main cache (no create_memory filter), so
+        // its KV is allocated even with MTP off; its weights are TENSOR_SKIP.
         const ContextPrice off = priceContext(m, o, 4096);
         QCOMPARE(off.layers.back().weights, Bytes{0});
-        QCOMPARE(off.layers.back().kv_k, Bytes{0});
+        QCOMPARE(off.layers.back().kv_k, Bytes{2048} * 4096);
+        // With MTP on the weights load, and the unfiltered draft context caches every layer
+        // again: 32 layers x 2048 B x 4096 cells for K.
         o.mtp = true;
         const ContextPrice on = priceContext(m, o, 4096);
         QCOMPARE(on.layers.back().weights, Bytes{200} * MiB);
-        QCOMPARE(on.layers.back().kv_k, Bytes{2048} * 4096);
+        QCOMPARE(on.mtp_kv_k, Bytes{32} * 2048 * 4096);
+        // Qwen3-Next style: the block is filtered out of the main cache and only the draft
+        // context (filtered to il >= n_layer) caches it.
+        m.layers.back().in_main_cache = false;
+        o.mtp = false;
+        QCOMPARE(priceContext(m, o, 4096).layers.back().kv_k, Bytes{0});
+        o.mtp = true;
+        const ContextPrice q = priceContext(m, o, 4096);
+        QCOMPARE(q.layers.back().kv_k, Bytes{2048} * 4096);
+        QCOMPARE(q.mtp_kv_k, Bytes{0});
     }
 
     void computeBufferMatchesLlamaCppsCpuBuildForLlama() {
