@@ -1,0 +1,65 @@
+#include "plancontroller.h"
+
+#include "core/planner.h"
+
+// TEMPORARY until the planner lands on main: a weak reference lets the GUI link before
+// makePlan exists. Remove with the merge (a weak reference does not pull the object file).
+namespace headroom {
+__attribute__((weak)) Result<Plan> makePlan(const ModelShape&, const HardwareSnapshot&,
+                                            const PlanOptions&);
+}
+
+namespace headroom::ui {
+
+PlanFunction defaultPlanFunction() {
+    return
+        [](const ModelShape& m, const HardwareSnapshot& hw, const PlanOptions& o) -> Result<Plan> {
+            if (&makePlan == nullptr)
+                return makeError(ErrorCode::Unsupported, "this build has no planner yet");
+            return makePlan(m, hw, o);
+        };
+}
+
+PlanController::PlanController(QObject* parent)
+    : QObject(parent), m_plan_function(defaultPlanFunction()) {}
+
+void PlanController::setPlanFunction(PlanFunction f) {
+    m_plan_function = std::move(f);
+    replan();
+}
+
+void PlanController::setModel(const ModelShape& model) {
+    m_model = model;
+    Q_EMIT modelChanged(model);
+    replan();
+}
+
+void PlanController::setHardware(const HardwareSnapshot& hw) {
+    m_hardware = hw;
+    Q_EMIT hardwareChanged(hw);
+    replan();
+}
+
+void PlanController::setOptions(const PlanOptions& options) {
+    m_options = options;
+    Q_EMIT optionsChanged(options);
+    replan();
+}
+
+void PlanController::replan() {
+    if (!m_model || !m_plan_function) return;
+    Result<Plan> r = m_plan_function(*m_model, m_hardware, m_options);
+    if (!r) {
+        m_plan.reset();
+        m_error = qs(r.error().message);
+        if (!r.error().details.empty())
+            m_error += QStringLiteral(" (%1)").arg(qs(r.error().details));
+        Q_EMIT planFailed(m_error);
+        return;
+    }
+    m_error.clear();
+    m_plan = std::move(r).value();
+    Q_EMIT planChanged(*m_plan);
+}
+
+} // namespace headroom::ui
