@@ -182,6 +182,8 @@ struct Rung {
     ExpertSplit expert_split;
     Speed speed;
     std::optional<Refusal> refusal;
+    // For a spilled rung: what would make it resident (same shape as a refusal's remedies).
+    std::vector<Remedy> spill_remedies;
 };
 
 struct Decision {

@@ -1,0 +1,218 @@
+#include "plan_json.h"
+
+namespace headroom {
+
+using nlohmann::json;
+
+json modelToJson(const ModelShape& m) {
+    json layers = json::array();
+    for (const auto& l : m.layers)
+        layers.push_back({{"attention", attentionKindName(l.attention)},
+                          {"n_embd_k_gqa", l.n_embd_k_gqa},
+                          {"n_embd_v_gqa", l.n_embd_v_gqa},
+                          {"recurrent_r", l.recurrent_r},
+                          {"recurrent_s", l.recurrent_s},
+                          {"weights", l.attn_bytes + l.ffn_bytes + l.experts_bytes},
+                          {"experts", l.experts_bytes},
+                          {"mtp", l.is_mtp}});
+    return {{"id", m.id},
+            {"name", m.name},
+            {"architecture", m.architecture},
+            {"quant", m.quant},
+            {"source", shapeSourceName(m.source)},
+            {"conservative", m.conservative},
+            {"n_ctx_train", m.n_ctx_train},
+            {"n_vocab", m.n_vocab},
+            {"n_embd", m.n_embd},
+            {"n_layer", m.nLayer()},
+            {"n_swa", m.n_swa},
+            {"n_params", m.n_params},
+            {"weights_bytes", m.weightBytes()},
+            {"file_bytes", m.file_bytes},
+            {"mmproj_bytes", m.mmproj_bytes},
+            {"moe",
+             {{"n_expert", m.moe.n_expert},
+              {"n_expert_used", m.moe.n_expert_used},
+              {"n_expert_shared", m.moe.n_expert_shared}}},
+            {"n_mtp_layers", m.n_mtp_layers},
+            {"layers", layers},
+            {"notes", m.notes}};
+}
+
+json hardwareSummaryToJson(const HardwareSnapshot& hw, const MemoryBudget& b) {
+    json devices = json::array();
+    for (size_t i = 0; i < b.devices.size(); ++i) {
+        const auto& d = b.devices[i];
+        json j = {{"name", d.name},
+                  {"total_bytes", d.total},
+                  {"margin_bytes", d.margin},
+                  {"usable_bytes", d.usable},
+                  {"provenance", d.provenance}};
+        if (i < hw.gpus.size()) {
+            j["backend"] = hw.gpus[i].backend;
+            j["bandwidth_gbs"] = hw.gpus[i].bandwidth_gbs;
+            if (hw.gpus[i].free_bytes) j["free_bytes"] = *hw.gpus[i].free_bytes;
+        }
+        devices.push_back(j);
+    }
+    json ram = {{"total_bytes", hw.ram_total},
+                {"usable_bytes", b.ram_usable},
+                {"provenance", hw.ram_provenance}};
+    if (hw.ram_available) ram["available_bytes"] = *hw.ram_available;
+    return {{"label", hw.label}, {"source", hw.source}, {"devices", devices},
+            {"ram", ram},        {"uma", hw.uma},       {"uma_pool_bytes", b.uma_pool_total},
+            {"notes", hw.notes}};
+}
+
+json optionsToJson(const PlanOptions& o) {
+    json j = {{"cache_type_k", std::string(ggmlTypeName(o.cache_type_k))},
+              {"cache_type_v", std::string(ggmlTypeName(o.cache_type_v))},
+              {"flash_attn", flashAttnName(o.flash_attn)},
+              {"n_batch", o.n_batch},
+              {"n_ubatch", o.n_ubatch},
+              {"n_parallel", o.n_parallel},
+              {"kv_unified", o.kv_unified},
+              {"swa_full", o.swa_full},
+              {"mtp", o.mtp == MtpMode::On    ? "on"
+                      : o.mtp == MtpMode::Off ? "off"
+                                              : "auto"},
+              {"mmproj", o.mmproj || o.mmproj_bytes.has_value()},
+              {"extra_reserve_bytes", o.extra_reserve},
+              {"backend", backendName(o.backend)},
+              {"latency", o.latency == LatencyProfile::Voice ? "voice" : "text"}};
+    j["context"] = o.context ? json(*o.context) : json(nullptr);
+    return j;
+}
+
+json termsToJson(const Terms& t) {
+    return {{"weights", t.weights}, {"experts", t.experts}, {"kv", t.kv()},
+            {"kv_k", t.kv_k},       {"kv_v", t.kv_v},       {"recurrent_state", t.recurrent_state},
+            {"compute", t.compute}, {"output", t.output},   {"overhead", t.overhead},
+            {"mmproj", t.mmproj},   {"total", t.total()}};
+}
+
+static json remediesToJson(const std::vector<Remedy>& remedies) {
+    json arr = json::array();
+    for (const auto& m : remedies)
+        arr.push_back({{"kind", remedyKindName(m.kind)},
+                       {"label", m.label},
+                       {"saves_bytes", m.saves_bytes},
+                       {"fixes", m.fixes}});
+    return arr;
+}
+
+json refusalToJson(const Refusal& f) {
+    json terms = json::array();
+    for (const auto& t : f.terms)
+        terms.push_back({{"label", t.label}, {"bytes", t.bytes}});
+    json j = {{"code", refusalCodeName(f.code)},        {"budget", budgetName(f.budget)},
+              {"needed_bytes", f.needed_bytes},         {"available_bytes", f.available_bytes},
+              {"shortfall_bytes", f.shortfall_bytes},   {"terms", terms},
+              {"remedies", remediesToJson(f.remedies)}, {"message", f.message}};
+    if (f.device >= 0) j["device"] = f.device;
+    return j;
+}
+
+json rungToJson(const Rung& r) {
+    json devices = json::array();
+    for (const auto& d : r.devices)
+        devices.push_back({{"name", d.name},
+                           {"bytes", d.bytes},
+                           {"budget_bytes", d.budget_bytes},
+                           {"terms", termsToJson(d.terms)}});
+    json ffn = json::array();
+    for (auto b : r.placement.ffn_blocks_to_host)
+        ffn.push_back(b);
+    const KvSpillPlan& k = r.kv_spill;
+    const ExpertSplit& e = r.expert_split;
+    json j = {{"context", r.context},
+              {"requested_context", r.requested_context},
+              {"on_ladder", r.on_ladder},
+              {"posture", postureName(r.posture)},
+              {"n_ubatch", r.n_ubatch},
+              {"verdict", verdictName(r.verdict)},
+              {"bytes", termsToJson(r.totals)},
+              {"devices", devices},
+              {"host_bytes", r.host_bytes},
+              {"host_budget_bytes", r.host_budget_bytes},
+              {"host", termsToJson(r.host)},
+              {"placement",
+               {{"gpu_layers", r.placement.gpu_layers},
+                {"n_cpu_moe", r.placement.n_cpu_moe},
+                {"expert_slots_gpu", r.placement.expert_slots_gpu},
+                {"expert_slots_host", r.placement.expert_slots_host},
+                {"ffn_blocks_to_host", ffn},
+                {"override_tensor", r.placement.override_tensor},
+                {"spill_bytes", r.placement.spill_bytes},
+                {"kv_offload", r.placement.kv_offload}}},
+              {"kv_spill",
+               {{"mode", kvSpillModeName(k.mode)},
+                {"tier", kvSpillTierName(k.tier)},
+                {"restore_class", kvRestoreClassName(k.restore_class)},
+                {"page_tokens", k.page_tokens},
+                {"page_bytes", k.page_bytes},
+                {"total_pages", k.total_pages},
+                {"resident_pages", k.resident_pages},
+                {"spill_pages", k.spill_pages},
+                {"total_bytes", k.total_bytes},
+                {"resident_bytes", k.resident_bytes},
+                {"spill_bytes", k.spill_bytes},
+                {"resident_budget_bytes", k.resident_budget_bytes},
+                {"worst_case_restore_ms", k.worst_case_restore_ms},
+                {"latency_budget_ms", k.latency_budget_ms},
+                {"message", k.message}}},
+              {"expert_split",
+               {{"applicable", e.applicable},
+                {"budget_bytes", e.budget_bytes},
+                {"bytes_per_expert", e.bytes_per_expert},
+                {"bytes_per_page", e.bytes_per_page},
+                {"slots", e.slots},
+                {"total_experts", e.total_experts},
+                {"pages", e.pages},
+                {"reserve_pages", e.reserve_pages},
+                {"prefill_overlap", e.prefill_overlap},
+                {"too_small", e.too_small},
+                {"needed_bytes", e.needed_bytes}}},
+              {"speed",
+               {{"decode_tok_s", r.speed.decode_tok_s},
+                {"prefill_tok_s", r.speed.prefill_tok_s},
+                {"decode_class", speedClassName(r.speed.decode_class)},
+                {"estimate", true},
+                {"basis", r.speed.basis}}}};
+    j["refusal"] = r.refusal ? refusalToJson(*r.refusal) : json(nullptr);
+    j["spill_remedies"] = remediesToJson(r.spill_remedies);
+    return j;
+}
+
+json planToJson(const Plan& plan) {
+    json rungs = json::array();
+    for (const auto& r : plan.rungs)
+        rungs.push_back(rungToJson(r));
+    json other = json::array();
+    for (const auto& r : plan.other_posture_rungs)
+        other.push_back(rungToJson(r));
+    const Decision& d = plan.decision;
+    return {{"schema", kPlanSchema},
+            {"model", modelToJson(plan.model)},
+            {"hardware", hardwareSummaryToJson(plan.hardware, plan.budget)},
+            {"options", optionsToJson(plan.options)},
+            {"resolved",
+             {{"backend", backendName(plan.backend)},
+              {"flash_attn", plan.flash_attn},
+              {"mtp", plan.mtp}}},
+            {"rungs", rungs},
+            {"other_posture_rungs", other},
+            {"decision",
+             {{"context", d.context},
+              {"posture", postureName(d.posture)},
+              {"spilled", d.spilled},
+              {"refused", d.refused},
+              {"spill_bytes", d.spill_bytes},
+              {"kv_on_gpu", d.kv_on_gpu},
+              {"rung_index", d.rung_index},
+              {"reasons", d.reasons}}},
+            {"launch", {{"llama_server", plan.launch_args}}},
+            {"notes", plan.notes}};
+}
+
+} // namespace headroom

@@ -1,0 +1,21 @@
+// The plan as JSON: schema "headroom.plan/1" of DESIGN.md. Scripts depend on it: keys may be
+// added, never change meaning. Every byte count is an integer number of bytes.
+#pragma once
+
+#include "plan.h"
+
+#include <nlohmann/json.hpp>
+
+namespace headroom {
+
+inline constexpr const char* kPlanSchema = "headroom.plan/1";
+
+nlohmann::json modelToJson(const ModelShape& model);
+nlohmann::json hardwareSummaryToJson(const HardwareSnapshot& hw, const MemoryBudget& budget);
+nlohmann::json optionsToJson(const PlanOptions& options);
+nlohmann::json termsToJson(const Terms& t);
+nlohmann::json rungToJson(const Rung& r);
+nlohmann::json refusalToJson(const Refusal& f);
+nlohmann::json planToJson(const Plan& plan);
+
+} // namespace headroom

@@ -1,0 +1,187 @@
+#include "pricing.h"
+
+#include <algorithm>
+
+namespace headroom {
+
+namespace {
+
+// llama.cpp pads n_ctx and every cache size to 256 cells (llama_context::llama_context in
+// src/llama-context.cpp: GGML_PAD(cparams.n_ctx, 256); llama_kv_cache_iswa ctor:
+// GGML_PAD(..., 256) for the SWA cache). Not a knob: it is llama.cpp's.
+inline constexpr std::uint64_t kCtxPad = 256;
+
+// ggml pads the rows of the KQ mask to GGML_KQ_MASK_PAD tokens (ggml.h); 64 in this build.
+inline constexpr std::uint64_t kKqMaskPad = 64;
+
+bool isAttention(AttentionKind k) {
+    return k == AttentionKind::Full || k == AttentionKind::SlidingWindow || k == AttentionKind::Mla;
+}
+
+} // namespace
+
+ContextGeometry contextGeometry(const ModelShape& model, const ResolvedOptions& opt,
+                                std::uint64_t requested_ctx) {
+    ContextGeometry g;
+    const std::uint32_t n_seq = std::max<std::uint32_t>(1, opt.n_seq);
+    std::uint64_t n_ctx = requested_ctx == 0 ? model.n_ctx_train : requested_ctx;
+    // llama_context ctor: n_batch = min(n_ctx, n_batch) for causal models (before padding), then
+    // n_ubatch = min(n_batch, n_ubatch).
+    const std::uint64_t n_batch = std::min<std::uint64_t>(n_ctx, opt.n_batch);
+    g.n_ubatch = static_cast<std::uint32_t>(std::min<std::uint64_t>(n_batch, opt.n_ubatch));
+    n_ctx = padTo(n_ctx, kCtxPad);
+    std::uint64_t n_ctx_seq = n_ctx;
+    g.n_stream = 1;
+    if (!opt.kv_unified) {
+        n_ctx_seq = padTo(n_ctx / n_seq, kCtxPad);
+        n_ctx = n_ctx_seq * n_seq;
+        g.n_stream = n_seq;
+    }
+    g.n_ctx = static_cast<std::uint32_t>(std::min<std::uint64_t>(n_ctx, UINT32_MAX));
+    g.n_ctx_seq = static_cast<std::uint32_t>(std::min<std::uint64_t>(n_ctx_seq, UINT32_MAX));
+    // llama_kv_cache_iswa ctor: size_swa = pad256(min(size_base, n_swa * (unified ? n_seq : 1) +
+    // n_ubatch)), or size_base with --swa-full.
+    if (opt.swa_full || model.n_swa == 0) {
+        g.swa_cells = g.n_ctx_seq;
+    } else {
+        const std::uint64_t want =
+            static_cast<std::uint64_t>(model.n_swa) * (opt.kv_unified ? n_seq : 1) + g.n_ubatch;
+        g.swa_cells =
+            static_cast<std::uint32_t>(padTo(std::min<std::uint64_t>(n_ctx_seq, want), kCtxPad));
+    }
+    return g;
+}
+
+ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
+                          std::uint64_t requested_ctx) {
+    ContextPrice p;
+    p.geometry = contextGeometry(model, opt, requested_ctx);
+    const ContextGeometry& g = p.geometry;
+    const Bytes n_seq = std::max<std::uint32_t>(1, opt.n_seq);
+
+    // Without flash attention llama.cpp stores V transposed and sizes every layer's V rows to the
+    // widest layer (llama_kv_cache ctor: v_trans ? hparams.n_embd_v_gqa_max() : n_embd_v_gqa(il)).
+    std::uint32_t v_max = 0;
+    for (const auto& l : model.layers)
+        if (isAttention(l.attention)) v_max = std::max(v_max, l.n_embd_v_gqa);
+
+    p.layers.resize(model.layers.size());
+    for (size_t il = 0; il < model.layers.size(); ++il) {
+        const LayerShape& l = model.layers[il];
+        LayerPrice& lp = p.layers[il];
+        lp.mtp = l.is_mtp;
+        lp.experts = l.experts_bytes;
+        lp.ffn = l.ffn_bytes;
+        lp.weights = satAdd(satAdd(l.attn_bytes, l.ffn_bytes), l.experts_bytes);
+        if (l.is_mtp && !opt.mtp) {
+            // llama.cpp skips MTP tensors unless the model is loaded for MTP (llama_model_params
+            // load_mtp; models/*.cpp set TENSOR_SKIP on them) and builds no draft cache.
+            lp.weights = lp.experts = lp.ffn = 0;
+            continue;
+        }
+        if (isAttention(l.attention)) {
+            // llama_kv_cache ctor: K = ggml_new_tensor_3d(type_k, n_embd_k_gqa, kv_size, n_stream),
+            // V likewise with type_v; MLA keeps only K (has_v = !is_mla).
+            const Bytes cells =
+                static_cast<Bytes>(l.attention == AttentionKind::SlidingWindow ? g.swa_cells
+                                                                               : g.n_ctx_seq) *
+                g.n_stream;
+            lp.kv_k = satMul(ggmlRowBytes(opt.type_k, l.n_embd_k_gqa), cells);
+            if (l.attention != AttentionKind::Mla) {
+                const std::uint32_t v_elems = opt.flash_attn ? l.n_embd_v_gqa : v_max;
+                lp.kv_v = satMul(ggmlRowBytes(opt.type_v, v_elems), cells);
+            }
+        }
+        if (l.recurrent_r > 0 || l.recurrent_s > 0) {
+            // llama_memory_recurrent ctor: r = [n_embd_r, mem_size], s = [n_embd_s, mem_size] in
+            // f32, mem_size = max(1, n_seq_max) (n_rs_seq = 0 by default).
+            lp.state = satMul(satAdd(l.recurrent_r, l.recurrent_s), satMul(4, n_seq));
+        }
+    }
+    p.token_embd = model.token_embd_bytes;
+    p.output_weights = model.output_bytes;
+    p.other_weights = model.other_bytes;
+
+    // Output buffer: llama_context::output_reserve(n_seq_max) at context creation holds
+    // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off).
+    p.output = satMul(satMul(model.n_vocab, 4), n_seq);
+
+    // Compute buffers (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
+    // (llama_context::graph_reserve with n_tokens = n_ubatch and every token an output) and letting
+    // ggml-alloc pack the tensors; the peak is either inside a layer or at the logits.
+    const Bytes ub = g.n_ubatch;
+    const Bytes n_embd = model.n_embd;
+    std::uint32_t n_head = 0, head_k = 0, head_v = 0;
+    for (const auto& l : model.layers) {
+        if (!isAttention(l.attention) || l.n_head == 0) continue;
+        n_head = std::max(n_head, l.n_head);
+        if (l.n_head_kv > 0) {
+            head_k = std::max(head_k, l.n_embd_k_gqa / l.n_head_kv);
+            head_v =
+                std::max(head_v, l.attention == AttentionKind::Mla ? l.n_embd_k_gqa
+                                                                   : l.n_embd_v_gqa / l.n_head_kv);
+        }
+    }
+    const Bytes n_kv = g.n_ctx_seq; // the widest mask the graph is reserved with
+    const Bytes f32 = 4;
+    // Inputs live for the whole graph: embeddings of the ubatch and the KQ mask (f16 with flash
+    // attention, f32 without; llm_graph_input_attn_kv::set_input / build_attn_inp_kv).
+    const Bytes mask = satMul(satMul(n_kv, padTo(ub, kKqMaskPad)), opt.flash_attn ? 2 : 4);
+    const Bytes inputs = satAdd(satMul(satMul(ub, n_embd), f32), mask);
+    // Inside a layer: residual + normed input, Q/K/V and attention output, FFN activations.
+    const Bytes attn_act =
+        satMul(satMul(ub, static_cast<Bytes>(n_head) * (2 * head_k + 2 * head_v)), f32);
+    const Bytes scores = opt.flash_attn ? 0 : satMul(satMul(satMul(n_kv, ub), n_head), f32);
+    Bytes ffn_width = model.n_ff;
+    if (model.isMoe())
+        ffn_width =
+            std::max<Bytes>(ffn_width, static_cast<Bytes>(model.n_ff_exp) *
+                                           std::max<std::uint32_t>(1, model.moe.n_expert_used));
+    const Bytes ffn_act = satMul(satMul(ub, 3 * ffn_width), f32);
+    const Bytes layer_peak =
+        satAdd(satMul(satMul(ub, 2 * n_embd), f32), std::max(satAdd(attn_act, scores), ffn_act));
+    const Bytes logits = satMul(satMul(ub, model.n_vocab), f32);
+    p.compute_inputs = inputs;
+    p.compute_layer = layer_peak;
+    p.compute_logits = satAdd(logits, satMul(satMul(ub, n_embd), f32));
+    p.compute_host = satMul(satMul(ub, n_embd), f32);
+    if (opt.mtp && model.mtpCapable()) p.compute_mtp = satAdd(logits, layer_peak);
+    p.mmproj = opt.mmproj_bytes;
+    return p;
+}
+
+Bytes ContextPrice::computeFor(bool holds_layers, bool holds_output) const {
+    if (!holds_layers && !holds_output) return 0;
+    Bytes peak = 0;
+    if (holds_layers) peak = std::max(peak, compute_layer);
+    if (holds_output) peak = std::max(peak, compute_logits);
+    return satAdd(compute_inputs, peak);
+}
+
+Bytes ContextPrice::kvTotal() const {
+    Bytes t = 0;
+    for (const auto& l : layers)
+        t = satAdd(t, satAdd(l.kv_k, l.kv_v));
+    return t;
+}
+
+Bytes ContextPrice::stateTotal() const {
+    Bytes t = 0;
+    for (const auto& l : layers)
+        t = satAdd(t, l.state);
+    return t;
+}
+
+Bytes ContextPrice::weightsTotal() const {
+    Bytes t = satAdd(satAdd(token_embd, output_weights), other_weights);
+    for (const auto& l : layers)
+        t = satAdd(t, l.weights);
+    return t;
+}
+
+Bytes kvBytesPerToken(const ContextPrice& price) {
+    const Bytes ctx = std::max<Bytes>(1, price.geometry.n_ctx);
+    return std::max<Bytes>(1, ceilDiv(price.kvTotal(), ctx));
+}
+
+} // namespace headroom

@@ -1,0 +1,87 @@
+// Pricing: the bytes llama.cpp allocates for one model at one context with one set of options,
+// per layer and per global term, before anything is placed on a device. Exact where llama.cpp is
+// deterministic (weights, KV cache, recurrent state, output buffer); compute buffers and runtime
+// overhead are estimates and are labelled so.
+#pragma once
+
+#include "model_shape.h"
+#include "options.h"
+#include "units.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace headroom {
+
+// Options after llama.cpp's own resolution (auto flash attention, MTP posture, clamps).
+struct ResolvedOptions {
+    Backend backend = Backend::Cpu;
+    bool flash_attn = true;
+    GgmlType type_k = GgmlType::F16;
+    GgmlType type_v = GgmlType::F16;
+    std::uint32_t n_batch = 2048;
+    std::uint32_t n_ubatch = 512;
+    std::uint32_t n_seq = 1;
+    bool kv_unified = false;
+    bool swa_full = false;
+    bool mtp = false;
+    Bytes mmproj_bytes = 0; // 0: no projector loaded
+};
+
+// The context sizes llama.cpp derives from -c/-np/-kvu (llama_context constructor in
+// src/llama-context.cpp): n_ctx padded to 256; without a unified cache each of the n_seq streams
+// gets pad256(n_ctx / n_seq) cells and n_ctx becomes n_ctx_seq * n_seq.
+struct ContextGeometry {
+    std::uint32_t n_ctx = 0;     // what llama.cpp reports as n_ctx
+    std::uint32_t n_ctx_seq = 0; // cells per stream of a full-attention layer
+    std::uint32_t n_stream = 1;  // KV streams (1 when unified)
+    std::uint32_t n_ubatch = 0;  // after clamping to n_batch and n_ctx
+    std::uint32_t swa_cells = 0; // cells per stream of a sliding-window layer
+};
+
+ContextGeometry contextGeometry(const ModelShape& model, const ResolvedOptions& opt,
+                                std::uint64_t requested_ctx);
+
+struct LayerPrice {
+    Bytes weights = 0; // attention + dense/shared FFN + routed experts
+    Bytes experts = 0; // routed experts only
+    Bytes ffn = 0;     // dense/shared FFN only (hybrid FFN placement moves these)
+    Bytes kv_k = 0;
+    Bytes kv_v = 0;
+    Bytes state = 0;  // recurrent R + S
+    bool mtp = false; // belongs to the MTP draft context
+};
+
+struct ContextPrice {
+    ContextGeometry geometry;
+    std::vector<LayerPrice> layers; // one per ModelShape layer
+    Bytes token_embd = 0;           // always in host memory (llama.cpp's input layer is the CPU)
+    Bytes output_weights = 0;       // with the output layer's device
+    Bytes other_weights = 0;        // placed with the output layer
+    // Compute buffer estimate, split the way llama.cpp's scheduler splits it: the graph part that
+    // follows the layers, the logits part that follows the output layer, and the host inputs.
+    Bytes compute_inputs = 0; // ubatch embeddings + KQ mask, live for the whole graph
+    Bytes compute_layer = 0;  // peak inside one layer, on every device that holds layers
+    Bytes compute_logits = 0; // logits + final norm, on the device of the output layer
+    Bytes compute_host = 0;   // host-side inputs (token embeddings rows, positions)
+    Bytes compute_mtp = 0;    // the MTP draft context's graph
+    Bytes output = 0;         // host output buffer (logits rows)
+    Bytes mmproj = 0;
+
+    // ggml-alloc reuses memory as the graph runs, so a device pays its inputs plus the larger of
+    // its peaks, not their sum.
+    Bytes computeFor(bool holds_layers, bool holds_output) const;
+    Bytes kvTotal() const;
+    Bytes stateTotal() const;
+    Bytes weightsTotal() const;
+};
+
+// Bytes of one layer's K and V cache and recurrent state at a geometry (exact; see the .cpp).
+ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
+                          std::uint64_t requested_ctx);
+
+// KV bytes per token of context (averaged over the window-capped layers at this geometry); used by
+// the KV spill planner's pages.
+Bytes kvBytesPerToken(const ContextPrice& price);
+
+} // namespace headroom

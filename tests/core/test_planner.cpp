@@ -1,0 +1,281 @@
+// The planner's policies on hand-built shapes: verdicts, launch window, placement, refusals.
+#include "common/test_shapes.h"
+#include "planner.h"
+#include "planner_internal.h"
+#include "pricing.h"
+
+#include <QtTest>
+
+using namespace headroom;
+using namespace headroom::test;
+
+namespace {
+
+Plan planOrFail(const ModelShape& m, const HardwareSnapshot& hw, const PlanOptions& o = {}) {
+    auto p = makePlan(m, hw, o);
+    if (!p) qFatal("makePlan failed: %s", p.error().message.c_str());
+    return *p;
+}
+
+// A MoE model: 8 blocks, each 50 MiB attention + 1 GiB of routed experts (64 experts, 8 used),
+// one 64-wide KV head; 100 MiB output.
+ModelShape moeShape() {
+    ModelShape m = denseShape(8, 8, 1, 64, 32000, 0, 131072);
+    m.id = "test-moe";
+    m.moe = {64, 8, 0};
+    m.n_ff_exp = 512;
+    for (auto& l : m.layers) {
+        l.attn_bytes = 50 * MiB;
+        l.ffn_bytes = 0;
+        l.experts_bytes = GiB;
+    }
+    m.output_bytes = 100 * MiB;
+    return m;
+}
+
+} // namespace
+
+class TestPlanner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void ladderRungsAreFloorTimesOneAndAHalfUpToNative() {
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false));
+        // native 131072: 65536, 98304, then 147456 >= native stops the walk; native closes it.
+        QCOMPARE(p.rungs.size(), size_t{3});
+        QCOMPARE(p.rungs[0].requested_context, 65536u);
+        QCOMPARE(p.rungs[1].requested_context, 98304u);
+        QCOMPARE(p.rungs[2].requested_context, 131072u);
+    }
+
+    void launchWindowIsTheLargestZeroSpillRung() {
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false));
+        // Usable VRAM = 24 GiB - max(2 GiB, 9 % = 2.16 GiB) = 21.84 GiB. Weights 7400 MiB = 7.23
+        // GiB; f16 KV is 128 KiB per token: 8 GiB at 64K, 12 GiB at 96K, 16 GiB at 128K. With ~0.4
+        // GiB overhead and < 1 GiB compute, 96K needs ~20.5 GiB (fits) and 128K ~24.5 GiB (does
+        // not).
+        QCOMPARE(p.rungs[0].verdict, Verdict::Resident);
+        QCOMPARE(p.rungs[1].verdict, Verdict::Resident);
+        QCOMPARE(p.rungs[2].verdict, Verdict::Spilled);
+        QCOMPARE(p.decision.context, 98304u);
+        QVERIFY(!p.decision.spilled);
+        QVERIFY(p.decision.reasons.back().find("largest zero-spill rung (96K)") !=
+                std::string::npos);
+    }
+
+    void aDenseModelThatDoesNotFitKeepsItsFirstBlocksOnTheCpu() {
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false));
+        const Rung& r = p.rungs[2];
+        // Fewer layers offloaded: llama.cpp offloads the last -ngl layers (output counts as one).
+        QVERIFY(r.placement.gpu_layers < 33);
+        QVERIFY(r.placement.spill_bytes > 0);
+        QVERIFY(r.devices[0].bytes <= static_cast<Bytes>(r.devices[0].budget_bytes));
+        QVERIFY(r.host.kv() > 0); // the CPU layers keep their KV in RAM
+    }
+
+    void spilledLaunchHoldsTheFloorWhenNothingFitsResident() {
+        // 12 GiB card: usable 10 GiB; weights 7.23 GiB + 8 GiB KV at 64K cannot be resident, and
+        // KV at 64K (8 GiB) is over 15 % of VRAM (1.5 GiB), so the window stays at the floor.
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({12 * GiB}, 64 * GiB, false));
+        QCOMPARE(p.rungs[0].verdict, Verdict::Spilled);
+        QCOMPARE(p.decision.context, 65536u);
+        QVERIFY(p.decision.spilled);
+        QVERIFY(p.decision.reasons.back().find("floor held at 64K") != std::string::npos);
+    }
+
+    void physicsRefusesWhenTheFloorExceedsVramPlusRam() {
+        // 4 GiB card (usable 2 GiB) + 4 GiB RAM = 6 GiB < 7.23 GiB weights + 8 GiB KV.
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({4 * GiB}, 4 * GiB, false));
+        QVERIFY(p.decision.refused);
+        const Rung& floor = p.rungs[0];
+        QCOMPARE(floor.verdict, Verdict::Refused);
+        QVERIFY(floor.refusal.has_value());
+        QCOMPARE(floor.refusal->code, RefusalCode::PhysicsFloor);
+        // available = (4 GiB - 2 GiB margin) + 4 GiB RAM = 6 GiB.
+        QCOMPARE(floor.refusal->available_bytes, SignedBytes{6} * static_cast<SignedBytes>(GiB));
+        QCOMPARE(floor.refusal->shortfall_bytes,
+                 static_cast<SignedBytes>(floor.refusal->needed_bytes) -
+                     floor.refusal->available_bytes);
+        QVERIFY(p.launch_args.empty());
+    }
+
+    void refusedRungsOfferRemediesThatArePricedAndTheFixingOnesComeFirst() {
+        // 8 GiB card (usable 6 GiB) + 16 GiB RAM = 22 GiB: 128K f16 needs 7.23 + 16 GiB KV ->
+        // refused.
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({8 * GiB}, 16 * GiB, false));
+        const Rung& r = p.rungs[2];
+        QCOMPARE(r.verdict, Verdict::Refused);
+        const auto& rem = r.refusal->remedies;
+        QVERIFY(!rem.empty());
+        QVERIFY(rem.front().fixes);
+        bool q8 = false;
+        for (const auto& m : rem) {
+            if (m.kind != RemedyKind::KvCacheQ8) continue;
+            q8 = true;
+            // q8_0 saves 30/64 of the 16 GiB f16 KV = 7.5 GiB (compute barely moves).
+            QVERIFY(m.saves_bytes > static_cast<SignedBytes>(7 * GiB));
+            QVERIFY(m.fixes);
+            QCOMPARE(m.options.cache_type_v, GgmlType::Q8_0);
+        }
+        QVERIFY(q8);
+    }
+
+    void moeSpillMovesTheExpertsOfTheFewestLeadingBlocks() {
+        const ModelShape m = moeShape();
+        const HardwareSnapshot hw = snapshotFromSizes({8 * GiB}, 64 * GiB, false);
+        const Plan p = planOrFail(m, hw);
+        const Rung& r = p.rungs[0];
+        QCOMPARE(r.verdict, Verdict::Spilled);
+        const std::uint32_t n = r.placement.n_cpu_moe;
+        QVERIFY(n > 0);
+        QCOMPARE(r.placement.gpu_layers, 9u); // every block stays offloaded
+        // Minimal: one block fewer would overflow the card.
+        ResolvedOptions ro;
+        ro.backend = Backend::Cuda;
+        const ContextPrice price = priceContext(m, ro, r.requested_context);
+        detail::PlacementChoice less;
+        less.ngl = 9;
+        less.n_cpu_moe = n - 1;
+        const detail::Assignment a = detail::assign(m, price, ro, p.budget, less);
+        QVERIFY(static_cast<SignedBytes>(a.devices[0].total()) > p.budget.devices[0].usable);
+        // 64 experts per block: n blocks' worth on the host.
+        QCOMPARE(r.placement.expert_slots_host, std::uint64_t{64} * n);
+        QCOMPARE(r.placement.spill_bytes, Bytes{n} * GiB);
+        bool flag = false;
+        for (size_t i = 0; i + 1 < p.launch_args.size(); ++i)
+            flag = flag ||
+                   (p.launch_args[i] == "--n-cpu-moe" && p.launch_args[i + 1] == std::to_string(n));
+        QVERIFY(flag || p.decision.context != r.context);
+    }
+
+    void hybridSpillMovesOnlyRecurrentBlockFfns() {
+        ModelShape m = llama8bLike();
+        for (std::uint32_t i = 0; i < m.nLayer(); ++i) {
+            if (i % 4 == 3) continue; // every 4th block keeps full attention
+            m.layers[i].attention = AttentionKind::Recurrent;
+            m.layers[i].n_embd_k_gqa = m.layers[i].n_embd_v_gqa = 0;
+            m.layers[i].recurrent_r = 3 * 8192;
+            m.layers[i].recurrent_s = 128 * 4096;
+        }
+        const Plan p = planOrFail(m, snapshotFromSizes({8 * GiB}, 64 * GiB, false));
+        const Rung& r = p.rungs[0];
+        QCOMPARE(r.verdict, Verdict::Spilled);
+        QVERIFY(!r.placement.ffn_blocks_to_host.empty());
+        for (auto b : r.placement.ffn_blocks_to_host)
+            QVERIFY(b % 4 != 3);
+        QVERIFY(r.placement.override_tensor.rfind("blk\\.(0|1|2", 0) == 0);
+    }
+
+    void unifiedMemoryNeverSpillsAndRefusesPastThePool() {
+        // 16 GiB pool: usable 12.8 GiB. 64K needs 7.23 + 8 GiB -> refused on the pool.
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({16 * GiB}, 16 * GiB, true));
+        QCOMPARE(p.rungs[0].verdict, Verdict::Refused);
+        QCOMPARE(p.rungs[0].refusal->budget, BudgetName::UmaPool);
+        // q8_0 KV halves it: 7.23 + 4.25 GiB fits 12.8 GiB resident.
+        PlanOptions o;
+        o.cache_type_k = o.cache_type_v = GgmlType::Q8_0;
+        const Plan q = planOrFail(llama8bLike(), snapshotFromSizes({16 * GiB}, 16 * GiB, true), o);
+        QCOMPARE(q.rungs[0].verdict, Verdict::Resident);
+        for (const auto& r : q.rungs)
+            QVERIFY(r.verdict != Verdict::Spilled);
+    }
+
+    void cpuOnlyPlansAgainstEightyPercentOfRam() {
+        // 32 GiB RAM -> 25.6 GiB usable: 64K (15.2 GiB) and 96K (19.2) fit, 128K (23.2 + compute)
+        // too.
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({}, 32 * GiB, false));
+        QVERIFY(p.budget.devices.empty());
+        QCOMPARE(p.rungs[0].verdict, Verdict::Resident);
+        QCOMPARE(p.rungs[0].placement.gpu_layers, 0u);
+        QCOMPARE(p.rungs[0].host_bytes, p.rungs[0].totals.total());
+    }
+
+    void liveMemoryNarrowsTheWindowButNeverBelowTheFloorOrIntoSpill() {
+        HardwareSnapshot hw = snapshotFromSizes({24 * GiB}, 64 * GiB, false);
+        // Other programs hold 5 GiB: live usable = 19 - 2.16 = 16.84 GiB -> 64K (7.23 weights + 8
+        // KV + ~0.7 compute and overhead = 15.95 GiB) fits, 96K (~19.98 GiB) does not.
+        hw.gpus[0].free_bytes = 19 * GiB;
+        const Plan p = planOrFail(llama8bLike(), hw);
+        QCOMPARE(p.decision.context, 65536u);
+        QVERIFY(!p.decision.spilled);
+        QVERIFY(p.decision.reasons.back().find(
+                    "fits beside other programs' GPU memory (96K would not)") != std::string::npos);
+        // Almost nothing free: the floor is held resident instead of spilling on a live reading.
+        hw.gpus[0].free_bytes = 3 * GiB;
+        const Plan q = planOrFail(llama8bLike(), hw);
+        QCOMPARE(q.decision.context, 65536u);
+        QVERIFY(!q.decision.spilled);
+        QVERIFY(q.decision.reasons.back().find("other programs hold most of the GPU memory") !=
+                std::string::npos);
+    }
+
+    void anExplicitContextIsPlannedAsAnExtraRungWithLlamaCppPadding() {
+        PlanOptions o;
+        o.context = 100000;
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false), o);
+        QCOMPARE(p.rungs.size(), size_t{4});
+        const Rung& r = p.rungs[p.decision.rung_index];
+        QCOMPARE(r.requested_context, 100000u);
+        QCOMPARE(r.context, 100096u); // pad256(100000)
+        QVERIFY(!r.on_ladder);
+        QCOMPARE(p.launch_args[0], std::string("-c"));
+        QCOMPARE(p.launch_args[1], std::string("100000"));
+    }
+
+    void contextsBeyondTheTrainedContextAreRefusedWithTheReason() {
+        PlanOptions o;
+        o.context = 262144;
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({}, 1024 * GiB, false), o);
+        const Rung& r = p.rungs.back();
+        QCOMPARE(r.verdict, Verdict::Refused);
+        QCOMPARE(r.refusal->code, RefusalCode::ContextTooLong);
+        // 262144 - 131072 tokens over.
+        QCOMPARE(r.refusal->shortfall_bytes, SignedBytes{131072});
+    }
+
+    void mtpModelsChooseLeanWhenStackedCostsWindowOrSpill() {
+        ModelShape m = llama8bLike();
+        LayerShape mtp = m.layers.back();
+        mtp.is_mtp = true;
+        m.layers.push_back(mtp);
+        m.n_mtp_layers = 1;
+        const Plan p = planOrFail(m, snapshotFromSizes({24 * GiB}, 64 * GiB, false));
+        QVERIFY(p.mtp);
+        QCOMPARE(p.other_posture_rungs.size(), p.rungs.size());
+        // Stacked prices ub 2048: its logits buffer alone is 2048 x 128256 x 4 = 1 GiB vs 256 MiB.
+        QVERIFY(p.other_posture_rungs[0].totals.compute > p.rungs[0].totals.compute ||
+                p.decision.posture == Posture::Stacked);
+        bool spec = false;
+        for (const auto& a : p.launch_args)
+            spec = spec || a == "draft-mtp";
+        QVERIFY(spec);
+    }
+
+    void quantizedVCacheWithoutFlashAttentionIsABadArgument() {
+        PlanOptions o;
+        o.cache_type_v = GgmlType::Q8_0;
+        o.flash_attn = FlashAttn::Off;
+        auto p = makePlan(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false), o);
+        QVERIFY(!p);
+        QVERIFY(p.error().message.find("requires flash attention") != std::string::npos);
+    }
+
+    void mlaModelsNeedEqualKAndVCacheTypes() {
+        ModelShape m = llama8bLike();
+        m.layers[0].attention = AttentionKind::Mla;
+        PlanOptions o;
+        o.cache_type_k = GgmlType::Q8_0;
+        auto p = makePlan(m, snapshotFromSizes({24 * GiB}, 64 * GiB, false), o);
+        QVERIFY(!p);
+        QVERIFY(p.error().message.find("same K and V cache type") != std::string::npos);
+    }
+
+    void aCardSmallerThanItsMarginHasANegativeBudgetNotAWrappedOne() {
+        const MemoryBudget b = capacityBudget(snapshotFromSizes({1 * GiB}, 8 * GiB, false), 0);
+        // 1 GiB - 2 GiB margin = -1 GiB.
+        QCOMPARE(b.devices[0].usable, -static_cast<SignedBytes>(GiB));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlanner)
+#include "test_planner.moc"

@@ -1,0 +1,164 @@
+// KV cache, recurrent state and output buffer must equal llama.cpp's closed forms exactly.
+#include "common/test_shapes.h"
+#include "pricing.h"
+
+#include <QtTest>
+
+using namespace headroom;
+using namespace headroom::test;
+
+class TestPricing : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fullAttentionKvAtF16IsRowBytesTimesCellsPerLayer() {
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        const ContextPrice p = priceContext(m, o, 65536);
+        // K row = 8 heads x 128 = 1024 f16 elements = 2048 B; 65536 cells -> 134 217 728 B per
+        // layer for K and the same for V; x 32 layers = 4 GiB each, 8 GiB together.
+        QCOMPARE(p.layers[0].kv_k, Bytes{134217728});
+        QCOMPARE(p.layers[0].kv_v, Bytes{134217728});
+        QCOMPARE(p.kvTotal(), Bytes{8} * GiB);
+    }
+
+    void q8ZeroCacheIsExactly34Over64OfF16AndQ4ZeroIs18Over64() {
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        o.type_k = o.type_v = GgmlType::Q8_0;
+        // 1024 elements = 32 blocks x 34 B = 1088 B per cell; x 65536 x 32 layers x 2 = 4 563 402
+        // 752 = 8 GiB x 34/64.
+        QCOMPARE(priceContext(m, o, 65536).kvTotal(), Bytes{4563402752});
+        o.type_k = o.type_v = GgmlType::Q4_0;
+        // 32 blocks x 18 B = 576 B per cell -> 8 GiB x 18/64 = 2 415 919 104.
+        QCOMPARE(priceContext(m, o, 65536).kvTotal(), Bytes{2415919104});
+    }
+
+    void contextIsPaddedTo256Cells() {
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        const ContextPrice p = priceContext(m, o, 1000);
+        // pad256(1000) = 1024.
+        QCOMPARE(p.geometry.n_ctx, 1024u);
+        QCOMPARE(p.layers[0].kv_k, Bytes{2048} * 1024);
+    }
+
+    void parallelSequencesWithoutUnifiedCacheGetPaddedStreams() {
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        o.n_seq = 3;
+        const ContextPrice p = priceContext(m, o, 10000);
+        // pad256(10000) = 10240; per stream pad256(10240 / 3 = 3413) = 3584; n_ctx = 3 x 3584.
+        QCOMPARE(p.geometry.n_ctx_seq, 3584u);
+        QCOMPARE(p.geometry.n_stream, 3u);
+        QCOMPARE(p.geometry.n_ctx, 10752u);
+        QCOMPARE(p.layers[0].kv_k, Bytes{2048} * 3584 * 3);
+        // The unified cache keeps one stream of the padded context.
+        o.kv_unified = true;
+        const ContextPrice u = priceContext(m, o, 10000);
+        QCOMPARE(u.geometry.n_stream, 1u);
+        QCOMPARE(u.layers[0].kv_k, Bytes{2048} * 10240);
+    }
+
+    void slidingWindowLayersHoldWindowPlusUbatchCells() {
+        ModelShape m = llama8bLike();
+        m.n_swa = 1024;
+        m.layers[0].attention = AttentionKind::SlidingWindow;
+        ResolvedOptions o;
+        o.n_ubatch = 512;
+        const ContextPrice p = priceContext(m, o, 131072);
+        // pad256(min(131072, 1024 + 512)) = 1536 cells.
+        QCOMPARE(p.geometry.swa_cells, 1536u);
+        QCOMPARE(p.layers[0].kv_k, Bytes{2048} * 1536);
+        QCOMPARE(p.layers[1].kv_k, Bytes{2048} * 131072);
+        // Unified over 2 sequences: pad256(2 x 1024 + 512) = 2560; per-stream caches keep 1536
+        // each.
+        o.n_seq = 2;
+        o.kv_unified = true;
+        QCOMPARE(priceContext(m, o, 131072).geometry.swa_cells, 2560u);
+        o.kv_unified = false;
+        const ContextPrice s = priceContext(m, o, 131072);
+        QCOMPARE(s.layers[0].kv_k, Bytes{2048} * 1536 * 2);
+        // --swa-full gives the SWA layers the whole context.
+        o.swa_full = true;
+        o.n_seq = 1;
+        QCOMPARE(priceContext(m, o, 131072).layers[0].kv_k, Bytes{2048} * 131072);
+    }
+
+    void mlaCachesOnlyTheLatentK() {
+        ModelShape m = llama8bLike();
+        for (auto& l : m.layers) {
+            l.attention = AttentionKind::Mla;
+            l.n_head_kv = 1;
+            l.n_embd_k_gqa = 512 + 64; // kv_lora_rank + rope dims (DeepSeek-V2-Lite)
+            l.n_embd_v_gqa = 512;
+        }
+        ResolvedOptions o;
+        const ContextPrice p = priceContext(m, o, 4096);
+        // 576 f16 = 1152 B per cell x 4096 cells; no V cache (llama_kv_cache ctor: has_v =
+        // !is_mla).
+        QCOMPARE(p.layers[0].kv_k, Bytes{1152} * 4096);
+        QCOMPARE(p.layers[0].kv_v, Bytes{0});
+    }
+
+    void recurrentStateIsF32RowsPerSequenceAndIndependentOfContext() {
+        ModelShape m = llama8bLike();
+        m.layers[1].attention = AttentionKind::Recurrent;
+        m.layers[1].recurrent_r = 3 * 8192; // (d_conv - 1) x conv channels
+        m.layers[1].recurrent_s = 128 * 4096;
+        ResolvedOptions o;
+        o.n_seq = 2;
+        const ContextPrice a = priceContext(m, o, 4096);
+        const ContextPrice b = priceContext(m, o, 262144);
+        // (24 576 + 524 288) x 4 B x 2 sequences = 4 390 912, at any context; no KV for that layer.
+        QCOMPARE(a.layers[1].state, Bytes{4390912});
+        QCOMPARE(b.layers[1].state, Bytes{4390912});
+        QCOMPARE(a.layers[1].kv_k, Bytes{0});
+    }
+
+    void withoutFlashAttentionEveryVRowIsAsWideAsTheWidestLayer() {
+        ModelShape m = llama8bLike();
+        m.layers[0].n_embd_v_gqa = 2048;
+        ResolvedOptions o;
+        o.flash_attn = false;
+        const ContextPrice p = priceContext(m, o, 1024);
+        // v_trans: n_embd_v_gqa_max() = 2048 elements for every layer -> 4096 B per cell.
+        QCOMPARE(p.layers[1].kv_v, Bytes{4096} * 1024);
+        o.flash_attn = true;
+        QCOMPARE(priceContext(m, o, 1024).layers[1].kv_v, Bytes{2048} * 1024);
+    }
+
+    void outputBufferHoldsOneLogitsRowPerSequence() {
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        o.n_seq = 4;
+        // 128 256 x 4 B x 4 sequences.
+        QCOMPARE(priceContext(m, o, 4096).output, Bytes{128256} * 4 * 4);
+    }
+
+    void mtpBlocksCostNothingUnlessMtpIsOn() {
+        ModelShape m = llama8bLike();
+        m.layers.back().is_mtp = true;
+        m.n_mtp_layers = 1;
+        ResolvedOptions o;
+        const ContextPrice off = priceContext(m, o, 4096);
+        QCOMPARE(off.layers.back().weights, Bytes{0});
+        QCOMPARE(off.layers.back().kv_k, Bytes{0});
+        o.mtp = true;
+        const ContextPrice on = priceContext(m, o, 4096);
+        QCOMPARE(on.layers.back().weights, Bytes{200} * MiB);
+        QCOMPARE(on.layers.back().kv_k, Bytes{2048} * 4096);
+    }
+
+    void ubatchIsClampedToTheContext() {
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        o.n_ubatch = 4096;
+        o.n_batch = 4096;
+        // n_batch = min(n_ctx 1000, 4096) = 1000, n_ubatch = min(1000, 4096).
+        QCOMPARE(priceContext(m, o, 1000).geometry.n_ubatch, 1000u);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPricing)
+#include "test_pricing.moc"
