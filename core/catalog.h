@@ -1,0 +1,190 @@
+// The built-in model catalog: real, cited hyperparameters and real GGUF file sizes of popular
+// open models, turned into a ModelShape per quant so the planner can price a model before it
+// is downloaded. Once a file is on disk its GGUF header is the authority; the catalog is a prior.
+//
+// Document (resources/catalog.json; full description with examples in docs/catalog.md):
+//
+//   { "schema": "headroom.catalog/1", "models": [ ENTRY, ... ] }
+//
+// ENTRY (unknown keys are an error, so a typo never silently prices a model wrong):
+//   id            string, [a-z0-9._-]+, unique       "llama-3.1-8b-instruct"
+//   name          string                              display name
+//   architecture  string                              GGUF general.architecture ("llama",
+//   "qwen3moe") sources       [string, ...] (≥ 1)                 config.json / model card / GGUF
+//   listing URLs n_ctx_train   integer                             trained context (GGUF
+//   <arch>.context_length) n_vocab       integer n_embd        integer n_layer integer 1..1000 GGUF
+//   block_count, MTP (nextn) blocks included n_ff          integer | [integer × n_layer] dense FFN
+//   width (0 on a layer without one) tied_embeddings  bool (false)                     output head
+//   reuses token_embd ffn_gated     bool (true)                         gate+up+down (3 matrices)
+//   vs up+down (2) attention {
+//     n_head      integer | [× n_layer]
+//     n_head_kv   integer | [× n_layer]               0 on a layer = no KV of its own
+//     head_dim_k, head_dim_v   integer                per-head K/V width of full-attention layers
+//     sliding_window  integer (0)                     SWA window in tokens
+//     swa { period, full_at: "end"|"start" } | { layers: [index, ...] } | { all: true }
+//                                                     llama_hparams::set_swa_pattern(period,
+//                                                     dense_first = full_at == "start")
+//     swa_head_dim_k, swa_head_dim_v, swa_n_head_kv   SWA-layer dims (default: the full ones)
+//     kv_lora_rank, rope_dim   integer                MLA: cache row = kv_lora_rank + rope_dim, no
+//     V q_lora_rank  integer (0)                        MLA query compression (parameter count
+//     only) n_layer_kv_from_start  integer                  llama_hparams::n_layer_kv_from_start:
+//     layers at
+//                                                     or past it reuse earlier KV (Gemma 3n)
+//   }
+//   recurrent {                                       optional; SSM / linear-attention layers
+//     period, full_at | layers: [index, ...] | all: true   which layers are recurrent
+//     n_embd_r, n_embd_s   integer                    llama_hparams::n_embd_r() / n_embd_s() per
+//                                                     sequence (conv/shift state, SSM/WKV state)
+//     mixer_params  integer                           parameters of one recurrent mixer block
+//   }
+//   moe {                                             optional
+//     n_expert, n_expert_used, n_expert_shared (0), n_ff_exp, n_ff_shexp (default n_ff_exp),
+//     dense_lead (0)                                  leading dense blocks (first_k_dense_replace)
+//   }
+//   nextn_layers  integer (0)                         trailing MTP blocks (nextn_predict_layers)
+//   params { total, active }                          parameter counts (active = total if dense)
+//   mmproj { file_bytes, source, name }               vision projector, when the model has one
+//   default_quant string                              quant picked by shape(id) (else Q4_K_M, else
+//                                                     the first listed)
+//   quants [ { name, file_bytes, source, file_bytes_precision (0),
+//              groups { token_embd, output, attn, ffn, experts, other } } ]
+//     file_bytes: every GGUF part of that quant together, as the cited repo lists it;
+//     file_bytes_precision: 0 when exact bytes, else the rounding of the cited listing (a card
+//     printing "18.63GB" is ±5 000 000 bytes); groups: optional per-tensor-group bytes.
+//
+// Weight split (an estimate; the total is real): without `groups`, a quant's file_bytes minus
+// catalogHeaderEstimate() is distributed over token_embd / output / each block's attention, FFN
+// and routed experts in proportion to their parameter counts computed from the dims above. So
+// ModelShape::weightBytes() == file_bytes − header estimate − MTP block bytes (skipped by
+// llama.cpp unless MTP is on) + the output duplicate of a tied embedding (llama.cpp loads
+// token_embd a second time as the output head: TENSOR_DUPLICATED in llama-model.cpp).
+#pragma once
+
+#include "model_shape.h"
+#include "result.h"
+#include "units.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+// Which layers follow a repeating pattern, as llama_hparams::set_swa_pattern() /
+// set_recr_pattern() express it, or an explicit list.
+struct LayerPattern {
+    bool any = false;                  // false: no layer matches
+    bool all = false;                  // every block (MTP blocks excluded)
+    std::uint32_t period = 0;          // with full_at_start: llama's dense_first
+    bool full_at_start = false;        // "start": il % period == 0 is the odd one out
+    std::vector<std::uint32_t> layers; // explicit indices (used when non-empty)
+    bool matches(std::uint32_t il, std::uint32_t n_trunk) const;
+};
+
+struct CatalogQuant {
+    std::string name; // "Q4_K_M", "MXFP4", "UD-Q4_K_XL"
+    Bytes file_bytes = 0;
+    Bytes file_bytes_precision = 0; // 0 = exact
+    std::string source;             // URL of the listing the size came from
+    struct Groups {
+        Bytes token_embd = 0, output = 0, attn = 0, ffn = 0, experts = 0, other = 0;
+    };
+    std::optional<Groups> groups;
+};
+
+struct CatalogEntry {
+    std::string id, name, architecture;
+    std::vector<std::string> sources;
+    std::uint64_t n_ctx_train = 0;
+    std::uint32_t n_vocab = 0, n_embd = 0, n_layer = 0;
+    std::vector<std::uint32_t> n_ff; // per layer
+    bool tied_embeddings = false;
+    bool ffn_gated = true;
+    // attention
+    std::vector<std::uint32_t> n_head;    // per layer
+    std::vector<std::uint32_t> n_head_kv; // per layer
+    std::uint32_t head_dim_k = 0, head_dim_v = 0;
+    std::uint32_t sliding_window = 0;
+    LayerPattern swa;
+    std::uint32_t swa_head_dim_k = 0, swa_head_dim_v = 0; // 0 = same as full
+    std::optional<std::uint32_t> swa_n_head_kv;
+    std::uint32_t kv_lora_rank = 0, rope_dim = 0, q_lora_rank = 0;
+    std::optional<std::uint32_t> n_layer_kv_from_start;
+    // recurrent
+    LayerPattern recurrent;
+    std::uint64_t n_embd_r = 0, n_embd_s = 0, mixer_params = 0;
+    // moe
+    std::uint32_t n_expert = 0, n_expert_used = 0, n_expert_shared = 0;
+    std::uint32_t n_ff_exp = 0, n_ff_shexp = 0, dense_lead = 0;
+    std::uint32_t nextn_layers = 0;
+    std::uint64_t params_total = 0, params_active = 0;
+    Bytes mmproj_bytes = 0;
+    std::string mmproj_name, mmproj_source;
+    std::string default_quant;
+    std::vector<CatalogQuant> quants;
+
+    bool isMla() const { return kv_lora_rank > 0; }
+    std::uint32_t nTrunk() const { return n_layer - nextn_layers; }
+    const CatalogQuant* findQuant(const std::string& quant) const; // case-insensitive
+    const CatalogQuant& defaultQuant() const;                      // quants is never empty
+};
+
+// One entry the lenient loader left out, and why.
+struct CatalogRejection {
+    std::string id; // "" when the entry had no usable id (then "#<index>" in message)
+    std::string
+        field; // dotted path inside the entry: "attention.n_head_kv", "quants[2].file_bytes"
+    std::string reason;
+};
+
+class Catalog {
+public:
+    const std::vector<CatalogEntry>& entries() const { return entries_; }
+    std::size_t size() const { return entries_.size(); }
+    // Exact id; "id:QUANT" is accepted too (the quant part is ignored here).
+    const CatalogEntry* find(const std::string& id) const;
+    // ModelShape of `id` at `quant` ("" = the entry's default); `id` may carry ":QUANT", which
+    // wins over an empty `quant`. NotFound names the id or the quant and lists what exists.
+    Result<ModelShape> shape(const std::string& id, const std::string& quant = {}) const;
+
+    // Used by the loaders.
+    void add(CatalogEntry entry) { entries_.push_back(std::move(entry)); }
+
+private:
+    std::vector<CatalogEntry> entries_;
+};
+
+struct CatalogLoad {
+    Catalog catalog;
+    std::vector<CatalogRejection> rejected;
+};
+
+// Strict: the first bad entry is an Error (ParseError for broken JSON, InvalidArgument for a bad
+// entry) whose message names the entry id and the field.
+Result<Catalog> loadCatalog(const std::string& json_text);
+// Lenient: good entries plus the rejected ones with reasons. Still an Error when the document
+// itself is unusable (not JSON, wrong schema, no "models" array).
+Result<CatalogLoad> loadCatalogLenient(const std::string& json_text);
+// resources/catalog.json via findResource(), loaded strictly.
+Result<Catalog> loadBuiltinCatalog();
+
+// Builds the shape of one entry at one of its quants (no lookup by name).
+ModelShape catalogShape(const CatalogEntry& entry, const CatalogQuant& quant);
+
+// Bytes of a GGUF file that are header, not tensor data: the tokenizer vocabulary dominates
+// (token strings, scores, types and BPE merges), plus tensor infos and alignment padding.
+// kHeaderBytesPerVocabToken × n_vocab + kHeaderFixedBytes, never more than half the file.
+// An estimate (no two tokenizers are alike); the weight split documents it.
+inline constexpr Bytes kHeaderBytesPerVocabToken = 48; // ~token text + score + type + merge share
+inline constexpr Bytes kHeaderFixedBytes = 1 * MiB;    // tensor infos, other metadata, padding
+Bytes catalogHeaderEstimate(const CatalogEntry& entry, Bytes file_bytes);
+
+// Parameter counts from the dims, used to split a file's bytes (see the top of this file).
+struct CatalogParamSplit {
+    std::uint64_t token_embd = 0, output = 0;
+    std::vector<std::uint64_t> attn, ffn, experts; // per layer
+};
+CatalogParamSplit catalogParamSplit(const CatalogEntry& entry);
+
+} // namespace headroom
