@@ -1,5 +1,12 @@
 #include "hardwarejson.h"
 
+// The core's reader/writer (the probe's own document shape) once it is in the tree; this file's
+// Qt reader of the plain field names is the fallback for builds without it.
+#if __has_include("hardware_json.h")
+#include "hardware_json.h"
+#define HEADROOM_HAVE_CORE_HARDWARE_JSON 1
+#endif
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -80,6 +87,9 @@ struct Reader {
 } // namespace
 
 QJsonObject snapshotToJson(const HardwareSnapshot& hw) {
+#ifdef HEADROOM_HAVE_CORE_HARDWARE_JSON
+    return QJsonDocument::fromJson(QByteArray::fromStdString(hardwareToJson(hw).dump())).object();
+#endif
     QJsonArray gpus;
     for (const GpuDevice& g : hw.gpus) {
         QJsonObject o;
@@ -179,6 +189,9 @@ Result<HardwareSnapshot> snapshotFromJsonObject(const QJsonObject& top) {
 }
 
 Result<HardwareSnapshot> snapshotFromJson(const QByteArray& json) {
+#ifdef HEADROOM_HAVE_CORE_HARDWARE_JSON
+    return hardwareFromJsonText(json.toStdString());
+#endif
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (pe.error != QJsonParseError::NoError)

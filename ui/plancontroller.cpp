@@ -2,22 +2,11 @@
 
 #include "core/planner.h"
 
-// TEMPORARY until the planner lands on main: a weak reference lets the GUI link before
-// makePlan exists. Remove with the merge (a weak reference does not pull the object file).
-namespace headroom {
-__attribute__((weak)) Result<Plan> makePlan(const ModelShape&, const HardwareSnapshot&,
-                                            const PlanOptions&);
-}
-
 namespace headroom::ui {
 
 PlanFunction defaultPlanFunction() {
-    return
-        [](const ModelShape& m, const HardwareSnapshot& hw, const PlanOptions& o) -> Result<Plan> {
-            if (&makePlan == nullptr)
-                return makeError(ErrorCode::Unsupported, "this build has no planner yet");
-            return makePlan(m, hw, o);
-        };
+    return [](const ModelShape& m, const HardwareSnapshot& hw,
+              const PlanOptions& o) -> Result<Plan> { return makePlan(m, hw, o); };
 }
 
 PlanController::PlanController(QObject* parent)
@@ -36,6 +25,7 @@ void PlanController::setModel(const ModelShape& model) {
 
 void PlanController::setHardware(const HardwareSnapshot& hw) {
     m_hardware = hw;
+    m_have_hardware = true;
     Q_EMIT hardwareChanged(hw);
     replan();
 }
@@ -47,7 +37,8 @@ void PlanController::setOptions(const PlanOptions& options) {
 }
 
 void PlanController::replan() {
-    if (!m_model || !m_plan_function) return;
+    // Until a machine is known (probe running, nothing typed) there is nothing to plan for.
+    if (!m_model || !m_plan_function || !m_have_hardware) return;
     Result<Plan> r = m_plan_function(*m_model, m_hardware, m_options);
     if (!r) {
         m_plan.reset();

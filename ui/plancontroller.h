@@ -34,6 +34,7 @@ public:
     bool hasModel() const { return m_model.has_value(); }
     const ModelShape* model() const { return m_model ? &*m_model : nullptr; }
     const HardwareSnapshot& hardware() const { return m_hardware; }
+    bool hasHardware() const { return m_have_hardware; }
     const PlanOptions& options() const { return m_options; }
     // The latest plan (nullptr before the first one or after an error).
     const Plan* plan() const { return m_plan ? &*m_plan : nullptr; }
@@ -54,6 +55,7 @@ private:
     PlanFunction m_plan_function;
     std::optional<ModelShape> m_model;
     HardwareSnapshot m_hardware;
+    bool m_have_hardware = false;
     PlanOptions m_options;
     std::optional<Plan> m_plan;
     QString m_error;
