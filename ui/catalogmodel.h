@@ -28,7 +28,8 @@ FitSummary summarizeFit(const PlanFunction& plan, const ModelShape& model,
 class CatalogModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Architecture, Params, Quant, Size, NativeContext, Fit, ColumnCount };
+    // The fit column comes second: it is the answer people open the window for.
+    enum Column { Name, Fit, Quant, Size, Params, NativeContext, Architecture, ColumnCount };
 
     explicit CatalogModel(QObject* parent = nullptr);
     ~CatalogModel() override;

@@ -287,6 +287,8 @@ void HardwarePanel::applyTypedFigures() {
             vram.push_back(*b);
         }
     }
+    // Half-typed (VRAM given, RAM not yet): wait for the second figure instead of scolding.
+    if (m_ram->text().trimmed().isEmpty()) return;
     auto ram = parseSize(m_ram->text().trimmed().toStdString());
     if (!ram) return showError(tr("RAM: %1").arg(qs(ram.error().message)));
     HardwareSnapshot hw = snapshotFromSizes(vram, *ram, m_uma->isChecked());

@@ -141,6 +141,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     bl->setContentsMargins(0, 0, 0, 0);
     bl->addWidget(m_why);
     bl->addWidget(m_export);
+    bl->addStretch(1);
     m_right_splitter->addWidget(bottom);
     m_right_splitter->setStretchFactor(0, 3);
     m_right_splitter->setStretchFactor(1, 2);
@@ -153,6 +154,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     m_splitter->addWidget(right);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
+    m_splitter->setSizes({480, 1000});
 
     auto* central = new QWidget;
     auto* cl = new QVBoxLayout(central);

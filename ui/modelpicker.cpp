@@ -59,7 +59,11 @@ ModelPicker::ModelPicker(QWidget* parent) : QWidget(parent) {
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setSectionResizeMode(CatalogModel::Name, QHeaderView::Stretch);
+    m_view->horizontalHeader()->setSectionResizeMode(CatalogModel::Name, QHeaderView::Interactive);
+    m_view->horizontalHeader()->resizeSection(
+        CatalogModel::Name,
+        m_view->fontMetrics().horizontalAdvance(QStringLiteral("Llama 3.3 70B Instruct  ")));
+    m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setTabKeyNavigation(false);
 
     m_open = new QPushButton(tr("&Open GGUF…"));

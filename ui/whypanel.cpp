@@ -97,7 +97,8 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     m_numbers->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_remedy_box = new QWidget;
     m_remedy_box->setObjectName(QStringLiteral("remedyBox"));
-    m_remedy_layout = new QHBoxLayout(m_remedy_box);
+    m_remedy_layout = new QVBoxLayout(m_remedy_box);
+    m_remedy_layout->setSpacing(0);
     m_remedy_layout->setContentsMargins(0, 0, 0, 0);
 
     auto* top = new QHBoxLayout;
@@ -224,7 +225,8 @@ void WhyPanel::render() {
                            remedy.fixes ? QStringLiteral(" ✓") : QString())
                 : tr("→ %1%2").arg(qs(remedy.label),
                                    remedy.fixes ? QStringLiteral(" ✓") : QString());
-        auto* b = new QPushButton(text, m_remedy_box);
+        // '&' in a label would turn into a keyboard mnemonic.
+        auto* b = new QPushButton(QString(text).replace(QLatin1Char('&'), QStringLiteral("&&")), m_remedy_box);
         b->setObjectName(QStringLiteral("remedyButton%1").arg(i++));
         b->setAccessibleName(tr("Apply remedy: %1").arg(qs(remedy.label)));
         b->setToolTip(
@@ -232,6 +234,7 @@ void WhyPanel::render() {
                 ? tr("Applies this change; the rung then runs")
                 : tr("Applies this change; it helps but does not make the rung run alone"));
         b->setFlat(true);
+        b->setStyleSheet(QStringLiteral("text-align: left; padding: 2px 6px;"));
         b->setCursor(Qt::PointingHandCursor);
         const PlanOptions options = remedy.options;
         connect(b, &QPushButton::clicked, this, [this, options] { Q_EMIT remedyChosen(options); });

@@ -10,7 +10,7 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
-class QHBoxLayout;
+class QVBoxLayout;
 class QPushButton;
 QT_END_NAMESPACE
 
@@ -47,7 +47,7 @@ private:
     QLabel* m_sentence;
     QLabel* m_numbers;
     QWidget* m_remedy_box;
-    QHBoxLayout* m_remedy_layout;
+    QVBoxLayout* m_remedy_layout;
     std::vector<QPushButton*> m_remedy_buttons;
 };
 

@@ -7,6 +7,7 @@
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QStackedBarSeries>
@@ -333,6 +334,18 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
         y->applyNiceNumbers();
     };
     connect(model, &QAbstractItemModel::modelReset, chart, relabel);
+    // Terms that are zero on every rung (no experts in a dense model, no recurrent state
+    // without SSM layers) stay out of the legend so the ones that matter fit.
+    connect(model, &QAbstractItemModel::modelReset, chart, [model, chart, series] {
+        const QList<QBarSet*> sets = series->barSets();
+        for (int i = 0; i < sets.size(); ++i) {
+            bool any = false;
+            for (int r = 0; r < model->rowCount() && !any; ++r)
+                any = model->cellBytes(r, RungMemoryModel::Weights + i) != 0;
+            for (QLegendMarker* m : chart->legend()->markers(series))
+                if (m->label() == sets[i]->label()) m->setVisible(any);
+        }
+    });
     relabel();
     auto* view = new QChartView(chart, m_memory_page);
     view->setRenderHint(QPainter::Antialiasing);
@@ -357,6 +370,8 @@ void ChartsPanel::rebuildMemoryCharts(int devices) {
                                  : QStringLiteral("gpu%1MemoryModel").arg(i));
         m_memory_models.push_back(model);
         QChartView* view = makeMemoryChart(model);
+        // Every memory chart uses the same colours: one legend (on the first) is enough.
+        view->chart()->legend()->setVisible(i == 0);
         view->setObjectName(device == RungMemoryModel::kHost
                                 ? QStringLiteral("hostMemoryChart")
                                 : QStringLiteral("gpu%1MemoryChart").arg(i));
