@@ -73,8 +73,9 @@ MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind
     b.ram_total = hw.ram_total;
     b.ram_provenance = hw.ram_provenance;
     const bool live = kind == BudgetKind::Live;
-    const Bytes ram = live ? hw.ram_available.value_or(0) : hw.ram_total;
-    if (live && !hw.ram_available) b.unknown = true;
+    // Live RAM is MemAvailable when the snapshot has it; a snapshot typed in by hand has only the
+    // total, which then stands for both (the GPU's free figure is what live planning narrows on).
+    const Bytes ram = live ? hw.ram_available.value_or(hw.ram_total) : hw.ram_total;
     if (hw.uma) {
         // One pool: the GPU's share is 80 % of it; host RAM is not extra spill room.
         Bytes pool = hw.gpus.empty() ? hw.ram_total : std::max(hw.gpus[0].total_bytes, Bytes{0});

@@ -32,7 +32,9 @@ const char* shapeSourceName(ShapeSource source) {
 
 bool ModelShape::hasRecurrent() const {
     for (const auto& l : layers)
-        if (l.attention == AttentionKind::Recurrent) return true;
+        // Falcon-H1 keeps a state on Full layers too (attention and SSM side by side).
+        if (l.attention == AttentionKind::Recurrent || l.recurrent_r + l.recurrent_s > 0)
+            return true;
     return false;
 }
 

@@ -41,6 +41,10 @@ struct LayerShape {
     Bytes ffn_bytes = 0;     // dense FFN, or the shared expert(s) of a MoE block
     Bytes experts_bytes = 0; // routed experts (ffn_*_exps) of this block, all experts together
     bool is_mtp = false;     // a next-token-prediction block (nextn): cached but weights skipped
+    // False for an MTP block whose KV llama.cpp leaves out of the main context's cache (the
+    // hybrid Qwen3-Next family filters it; an MTP draft context allocates it when MTP is on).
+    // True for every other block (GLM-4.5's main cache does cover its nextn block).
+    bool in_main_cache = true;
 };
 
 struct MoeShape {
@@ -72,8 +76,12 @@ struct ModelShape {
     MoeShape moe;
 
     // Tensors outside the repeating blocks.
-    Bytes token_embd_bytes = 0;     // token_embd: llama.cpp keeps it on the CPU (input layer)
-    Bytes output_bytes = 0;         // output head + final norm: on the GPU once every layer is
+    Bytes token_embd_bytes = 0; // token_embd: llama.cpp keeps it on the CPU (input layer)
+    Bytes output_bytes = 0;     // output head + final norm: on the GPU once every layer is
+    // No output.weight in the file: llama.cpp loads token_embd a second time for the output layer
+    // (TENSOR_DUPLICATED), counted in output_bytes; it reuses the one copy when both land on the
+    // same buffer (CPU only).
+    bool output_tied_to_embd = false;
     Bytes other_bytes = 0;          // everything else (per-layer embeddings, rope factors, …)
     Bytes mtp_head_bytes = 0;       // an external MTP head file, charged when MTP is on
     Bytes mmproj_bytes = 0;         // the multimodal projector file, charged when mmproj is on

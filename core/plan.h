@@ -124,13 +124,20 @@ struct Placement {
 enum class KvSpillMode { Resident, Spill, Unsupported, NotApplicable };
 enum class KvSpillTier { None, Cpu, Disk };
 enum class KvRestoreClass { CpuApple, CpuPcie, DiskNvme, DiskSata };
+// Why a spill is Unsupported: a context below the spill minimum (64K; a short context that does
+// not fit resident is the wrong model for the device, not a latency problem) or a cold-page
+// restore slower than the latency budget.
+enum class KvSpillBlocker { None, ContextBelowMinimum, RestoreTooSlow };
 const char* kvSpillModeName(KvSpillMode m);
 const char* kvSpillTierName(KvSpillTier t);
 const char* kvRestoreClassName(KvRestoreClass c);
+const char* kvSpillBlockerName(KvSpillBlocker b);
 
 struct KvSpillPlan {
     KvSpillMode mode = KvSpillMode::NotApplicable;
     KvSpillTier tier = KvSpillTier::None;
+    std::uint64_t context = 0; // the context (tokens) this plan is for
+    bool voice = false;        // priced against the voice latency budget
     KvRestoreClass restore_class = KvRestoreClass::CpuPcie;
     std::uint64_t page_tokens = 256;
     std::uint64_t total_pages = 0, resident_pages = 0, spill_pages = 0;
@@ -138,6 +145,7 @@ struct KvSpillPlan {
     SignedBytes resident_budget_bytes = 0;
     double worst_case_restore_ms = 0;
     double latency_budget_ms = 0;
+    KvSpillBlocker blocker = KvSpillBlocker::None; // set when mode is Unsupported
     std::string message;
 };
 
@@ -146,10 +154,13 @@ struct ExpertSplit {
     SignedBytes budget_bytes = 0; // what the GPU has for experts + KV after everything else
     Bytes bytes_per_expert = 0, bytes_per_page = 0;
     std::uint64_t num_experts = 0, total_experts = 0, max_slots = 0, reserve_pages = 0;
-    std::uint64_t slots = 0, pages = 0;
+    // Not named `slots`: that is a Qt keyword macro and would break every Qt file using it.
+    std::uint64_t expert_slots = 0, pages = 0;
     bool prefill_overlap = false;
     bool too_small = false;
+    bool kv_starved = false; // too_small because the KV pool would keep ≤ 1 page
     Bytes needed_bytes = 0;
+    std::string message; // why too_small, or what the split is
 };
 
 enum class SpeedClass { Pleasant, Usable, TooSlow };

@@ -11,9 +11,6 @@ namespace {
 // GGML_PAD(..., 256) for the SWA cache). Not a knob: it is llama.cpp's.
 inline constexpr std::uint64_t kCtxPad = 256;
 
-// ggml pads the rows of the KQ mask to GGML_KQ_MASK_PAD tokens (ggml.h); 64 in this build.
-inline constexpr std::uint64_t kKqMaskPad = 64;
-
 bool isAttention(AttentionKind k) {
     return k == AttentionKind::Full || k == AttentionKind::SlidingWindow || k == AttentionKind::Mla;
 }
@@ -106,46 +103,32 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off).
     p.output = satMul(satMul(model.n_vocab, 4), n_seq);
 
-    // Compute buffers (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
-    // (llama_context::graph_reserve with n_tokens = n_ubatch and every token an output) and letting
-    // ggml-alloc pack the tensors; the peak is either inside a layer or at the logits.
+    // Compute buffers (ESTIMATE, fitted to measurements). llama.cpp sizes them by reserving the
+    // worst-case graph (llama_context::graph_reserve: n_tokens = n_ubatch, every token an output)
+    // and letting ggml-alloc pack it; the buffer is the larger of two peaks. Fitted on the CPU
+    // backend of the node-llama-cpp 3.21.1 build (tests/validation/measured.json), exact to the
+    // byte for llama and qwen3moe:
+    //   logits peak    = 4 ub (n_vocab + 2 n_embd) + 4 ub         (logits + final norm rows)
+    //   attention peak = 4 ub n_kv (n_head + 1)                   (f32 KQ scores + f32 mask, no FA)
+    //                  + ub (14 n_embd + 8 n_head head_dim) + 20 ub
+    // With flash attention the scores are never materialised and the logits peak dominates.
+    // Gemma 3, gpt-oss, MLA and hybrid graphs measure 2-35 % above this (docs/accuracy.md).
     const Bytes ub = g.n_ubatch;
     const Bytes n_embd = model.n_embd;
-    std::uint32_t n_head = 0, head_k = 0, head_v = 0;
+    std::uint32_t n_head = 0, head_k = 0;
     for (const auto& l : model.layers) {
         if (!isAttention(l.attention) || l.n_head == 0) continue;
         n_head = std::max(n_head, l.n_head);
-        if (l.n_head_kv > 0) {
-            head_k = std::max(head_k, l.n_embd_k_gqa / l.n_head_kv);
-            head_v =
-                std::max(head_v, l.attention == AttentionKind::Mla ? l.n_embd_k_gqa
-                                                                   : l.n_embd_v_gqa / l.n_head_kv);
-        }
+        if (l.n_head_kv > 0) head_k = std::max(head_k, l.n_embd_k_gqa / l.n_head_kv);
     }
-    const Bytes n_kv = g.n_ctx_seq; // the widest mask the graph is reserved with
-    const Bytes f32 = 4;
-    // Inputs live for the whole graph: embeddings of the ubatch and the KQ mask (f16 with flash
-    // attention, f32 without; llm_graph_input_attn_kv::set_input / build_attn_inp_kv).
-    const Bytes mask = satMul(satMul(n_kv, padTo(ub, kKqMaskPad)), opt.flash_attn ? 2 : 4);
-    const Bytes inputs = satAdd(satMul(satMul(ub, n_embd), f32), mask);
-    // Inside a layer: residual + normed input, Q/K/V and attention output, FFN activations.
-    const Bytes attn_act =
-        satMul(satMul(ub, static_cast<Bytes>(n_head) * (2 * head_k + 2 * head_v)), f32);
-    const Bytes scores = opt.flash_attn ? 0 : satMul(satMul(satMul(n_kv, ub), n_head), f32);
-    Bytes ffn_width = model.n_ff;
-    if (model.isMoe())
-        ffn_width =
-            std::max<Bytes>(ffn_width, static_cast<Bytes>(model.n_ff_exp) *
-                                           std::max<std::uint32_t>(1, model.moe.n_expert_used));
-    const Bytes ffn_act = satMul(satMul(ub, 3 * ffn_width), f32);
-    const Bytes layer_peak =
-        satAdd(satMul(satMul(ub, 2 * n_embd), f32), std::max(satAdd(attn_act, scores), ffn_act));
-    const Bytes logits = satMul(satMul(ub, model.n_vocab), f32);
-    p.compute_inputs = inputs;
-    p.compute_layer = layer_peak;
-    p.compute_logits = satAdd(logits, satMul(satMul(ub, n_embd), f32));
-    p.compute_host = satMul(satMul(ub, n_embd), f32);
-    if (opt.mtp && model.mtpCapable()) p.compute_mtp = satAdd(logits, layer_peak);
+    const Bytes n_kv = g.n_ctx_seq;
+    const Bytes activations = satAdd(satMul(ub, 14 * n_embd + 8 * static_cast<Bytes>(n_head) * head_k), 20 * ub);
+    const Bytes scores = opt.flash_attn ? 0 : satMul(satMul(4 * ub, n_kv), static_cast<Bytes>(n_head) + 1);
+    p.compute_inputs = 0;
+    p.compute_layer = satAdd(activations, scores);
+    p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, 2 * n_embd)), 4 * ub);
+    p.compute_host = satMul(satMul(ub, n_embd), 4);
+    if (opt.mtp && model.mtpCapable()) p.compute_mtp = p.compute_logits;
     p.mmproj = opt.mmproj_bytes;
     return p;
 }

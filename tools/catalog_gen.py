@@ -118,6 +118,28 @@ M.append(dense("qwen3-235b-a22b", "Qwen3 235B-A22B", "qwen3moe",
     moe={"n_expert": 128, "n_expert_used": 8, "n_ff_exp": 1536},
     active=22_000_000_000))
 
+
+# --- Qwen3-Next (hybrid: Gated DeltaNet + gated attention every 4th layer) ---------------
+# Recurrent state as llama_hparams::n_embd_r()/n_embd_s() compute it from the GGUF keys the
+# converter writes (models/qwen3next.cpp): ssm_d_conv = linear_conv_kernel_dim 4,
+# ssm_d_state = linear_key_head_dim 128, ssm_n_group = linear_num_key_heads 16,
+# ssm_d_inner = linear_num_value_heads 32 x linear_value_head_dim 128 = 4096.
+#   n_embd_r = (4 - 1) x (4096 + 2 x 16 x 128) = 24576;  n_embd_s = 128 x 4096 = 524288.
+# Mixer parameters (split only): in_proj_qkvz 2048 x (2x16x128 + 2x32x128) + in_proj_ba
+# 2048 x 64 + out_proj 4096 x 2048 = 33 685 504.
+M.append(dense("qwen3-next-80b-a3b-instruct", "Qwen3-Next 80B-A3B Instruct", "qwen3next",
+    [HF + "Qwen/Qwen3-Next-80B-A3B-Instruct/blob/main/config.json",
+     HF + "Qwen/Qwen3-Next-80B-A3B-Instruct-GGUF"],
+    262144, 151936, 2048, 48, 0, 16, 2, 256, 80_000_000_000,
+    # The official repo's page lists the Q4_K_M file at "48.4 GB" (read via a public
+    # experiment plan pinning that file); rounded to 0.1 GB, so +-50 MB.
+    [q("Q4_K_M", 48_400_000_000, HF + "Qwen/Qwen3-Next-80B-A3B-Instruct-GGUF/blob/main/Qwen3-Next-80B-A3B-Instruct-Q4_K_M.gguf", 50_000_000)],
+    recurrent={"period": 4, "full_at": "end", "n_embd_r": 24576, "n_embd_s": 524288,
+               "mixer_params": 33_685_504},
+    moe={"n_expert": 512, "n_expert_used": 10, "n_expert_shared": 1, "n_ff_exp": 512,
+         "n_ff_shexp": 512},
+    active=3_000_000_000))
+
 # --- gpt-oss -----------------------------------------------------------------------------
 M.append(dense("gpt-oss-20b", "gpt-oss 20B", "gpt-oss",
     [HF + "openai/gpt-oss-20b/blob/main/config.json",

@@ -196,8 +196,6 @@ void WhyPanel::render() {
             terms << QStringLiteral("%1 %2").arg(qs(t.label).toHtmlEscaped(), bytesText(t.bytes));
         if (!terms.isEmpty())
             html += QStringLiteral("<br>") + tr("Terms: %1").arg(terms.join(QStringLiteral(" · ")));
-        if (!f.message.empty() && f.shortfall_bytes > 0)
-            html += QStringLiteral("<br><i>%1</i>").arg(qs(f.message).toHtmlEscaped());
         if (f.remedies.empty())
             html += QStringLiteral("<br>") + tr("No option change makes this rung run.");
     } else {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace headroom::cli {
 
@@ -16,6 +18,28 @@ std::vector<CommandInfo>& commandRegistry() {
 int fail(const std::string& command, const std::string& message, int code) {
     std::cerr << "headroom-cli " << command << ": " << message << "\n";
     return code;
+}
+
+// llama.cpp spells some options with one dash and several letters (-ctk, -fa, -ub); CLI11 reads
+// those as bundles of one-letter flags, so they are rewritten to their long names first. Users
+// type llama.cpp's flags; the contract (DESIGN.md) promises they work.
+std::vector<std::string> expandLlamaAliases(int argc, char** argv) {
+    static const std::pair<const char*, const char*> aliases[] = {
+        {"-ctk", "--cache-type-k"}, {"-ctv", "--cache-type-v"}, {"-fa", "--flash-attn"},
+        {"-ub", "--ubatch-size"},   {"-np", "--parallel"},      {"-kvu", "--kv-unified"},
+        {"-ngl", "--gpu-layers"},
+    };
+    std::vector<std::string> args;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        for (const auto& [shortName, longName] : aliases) {
+            const std::string s = shortName;
+            if (a == s) a = longName;
+            else if (a.rfind(s + "=", 0) == 0) a = std::string(longName) + a.substr(s.size());
+        }
+        args.push_back(a);
+    }
+    return args;
 }
 
 } // namespace headroom::cli
@@ -38,7 +62,9 @@ int main(int argc, char** argv) {
     }
 
     try {
-        app.parse(argc, argv);
+        std::vector<std::string> args = expandLlamaAliases(argc, argv);
+        std::vector<std::string> rest(args.rbegin(), args.rend() - 1); // CLI11 wants them reversed
+        app.parse(rest);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {

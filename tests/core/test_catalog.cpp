@@ -69,8 +69,8 @@ private slots:
         for (const auto& r : lenient->rejected)
             qWarning("rejected %s.%s: %s", r.id.c_str(), r.field.c_str(), r.reason.c_str());
         QCOMPARE(lenient->rejected.size(), std::size_t(0));
-        // The six models the planner is tuned on must be present... those with cited sizes.
-        QVERIFY(lenient->catalog.size() >= 19);
+        // 20 entries have cited sizes so far (the brief asks for 40; see the report).
+        QVERIFY(lenient->catalog.size() >= 20);
     }
 
     void everyEntryBuildsAShapeForEveryQuant() {
@@ -131,6 +131,32 @@ private slots:
         }
         QCOMPARE(s.quant, std::string("MXFP4"));
         QCOMPARE(s.moe.n_expert, 32u);
+    }
+
+    void qwen3NextHasAttentionOnEveryFourthLayerAndRecurrentStateElsewhere() {
+        // config.json: 48 layers, full_attention_interval 4 → layers 3, 7, …, 47 attend
+        // (models/qwen3next.cpp: (il + 1) % 4 == 0), 2 KV heads × head_dim 256 = 512 for K and
+        // V; the other 36 layers hold (4−1)×(4096+2×16×128) = 24576 conv and 128×4096 = 524288
+        // SSM elements per sequence (llama_hparams::n_embd_r/n_embd_s).
+        const ModelShape s = shapeOf(builtin(), "qwen3-next-80b-a3b-instruct");
+        QCOMPARE(s.nLayer(), 48u);
+        std::uint32_t full = 0;
+        for (std::uint32_t il = 0; il < 48; ++il) {
+            const auto& l = s.layers[il];
+            if ((il + 1) % 4 == 0) {
+                QVERIFY(l.attention == AttentionKind::Full);
+                QCOMPARE(l.n_embd_k_gqa, 512u);
+                QCOMPARE(l.n_embd_v_gqa, 512u);
+                ++full;
+            } else {
+                QVERIFY(l.attention == AttentionKind::Recurrent);
+                QCOMPARE(l.recurrent_r, std::uint64_t(24576));
+                QCOMPARE(l.recurrent_s, std::uint64_t(524288));
+            }
+        }
+        QCOMPARE(full, 12u);
+        QCOMPARE(s.moe.n_expert, 512u);
+        QCOMPARE(s.moe.n_expert_shared, 1u);
     }
 
     void weightTotalsEqualCitedFileSizeMinusHeaderEstimate() {

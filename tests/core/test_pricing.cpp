@@ -150,6 +150,20 @@ private slots:
         QCOMPARE(on.layers.back().kv_k, Bytes{2048} * 4096);
     }
 
+    void computeBufferMatchesLlamaCppsCpuBuildForLlama() {
+        // Measured with node-llama-cpp 3.21.1's CPU build on a Llama-3.1-8B-shaped GGUF
+        // (tests/validation/measured.json): 4K, ub 512.
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        const ContextPrice on = priceContext(m, o, 4096);
+        // fa on: logits peak 4 x 512 x (128256 + 2 x 4096) + 4 x 512 = 279 447 552.
+        QCOMPARE(on.computeFor(true, true), Bytes{279447552});
+        o.flash_attn = false;
+        const ContextPrice off = priceContext(m, o, 4096);
+        // fa off: 4 x 512 x 4096 x 33 + 512 x (14 x 4096 + 8 x 32 x 128) + 20 x 512 = 322 971 648.
+        QCOMPARE(off.computeFor(true, true), Bytes{322971648});
+    }
+
     void ubatchIsClampedToTheContext() {
         const ModelShape m = llama8bLike();
         ResolvedOptions o;

@@ -1,0 +1,141 @@
+#include "plan_args.h"
+
+#include "commands.h"
+#include "ggml_type.h"
+#include "units.h"
+
+#include <sstream>
+
+namespace headroom::cli {
+
+void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
+    auto* g = app.add_option_group("Hardware", "the machine to plan for (default: --probe)");
+    g->add_option("--vram", f.vram, "GPU memory per device, e.g. 24GiB or 24GiB,12GiB (0: no GPU)");
+    g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
+    g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
+}
+
+void addOptionFlags(CLI::App& app, OptionFlags& f) {
+    auto* g = app.add_option_group("Launch options", "as llama-server takes them");
+    g->add_option("-c,--ctx-size", f.ctx, "context size in tokens (e.g. 131072, 128K) or 'native'");
+    g->add_option("--cache-type-k", f.cache_type_k, std::string("K cache type: ") + std::string(cacheTypeNames()));
+    g->add_option("--cache-type-v", f.cache_type_v, std::string("V cache type: ") + std::string(cacheTypeNames()));
+    g->add_option("--flash-attn", f.flash_attn, "flash attention: on, off or auto");
+    g->add_option("-b,--batch-size", f.batch, "logical batch size")->check(CLI::Range(1u, 1u << 20));
+    g->add_option("--ubatch-size", f.ubatch, "physical micro-batch size")->check(CLI::Range(1u, 1u << 20));
+    g->add_option("--parallel", f.parallel, "sequences served at once")->check(CLI::Range(1u, 256u));
+    g->add_flag("--kv-unified", f.kv_unified, "one KV buffer shared by all sequences");
+    g->add_flag("--swa-full", f.swa_full, "full-size cache for sliding-window layers");
+    g->add_option("--mtp", f.mtp, "speculative decoding with the model's MTP head: on, off or auto");
+    g->add_option("--mmproj", f.mmproj, "multimodal projector: a .gguf file, or 'on' for the catalog's");
+    g->add_option("--reserve", f.reserve, "keep this much more GPU memory free, e.g. 1GiB");
+    g->add_option("--backend", f.backend, "llama.cpp backend: cpu, cuda, vulkan or metal (default: from the hardware)");
+    g->add_option("--latency", f.latency, "KV spill latency budget: text (1500 ms) or voice (200 ms)");
+}
+
+void addModelFlags(CLI::App& app, ModelFlags& f) {
+    app.add_option("MODEL", f.path, "a GGUF file (first part of a split model)");
+    app.add_option("--model", f.model_id, "a catalog id, optionally with a quant: qwen3-30b-a3b:Q8_0");
+}
+
+int exitCodeFor(const Error& e) {
+    switch (e.code) {
+    case ErrorCode::InvalidArgument:
+    case ErrorCode::NotFound: return kExitBadArguments;
+    case ErrorCode::ProbeFailed: return kExitProbeFailed;
+    default: return kExitUnreadableInput;
+    }
+}
+
+namespace {
+
+Error badArg(const std::string& flag, const std::string& value, const std::string& accepted) {
+    return makeError(ErrorCode::InvalidArgument, flag + " '" + value + "' is not valid", "accepted: " + accepted);
+}
+
+std::string withDetails(const Error& e) { return e.details.empty() ? e.message : e.message + " (" + e.details + ")"; }
+
+} // namespace
+
+Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
+    if (!f.vram.empty() || !f.ram.empty()) {
+        if (f.ram.empty())
+            return makeError(ErrorCode::InvalidArgument, "--vram needs --ram too", "e.g. --vram 24GiB --ram 64GiB");
+        std::vector<Bytes> vram;
+        std::stringstream ss(f.vram.empty() ? "0" : f.vram);
+        std::string part;
+        while (std::getline(ss, part, ',')) {
+            auto v = parseSize(part);
+            if (!v) return makeError(ErrorCode::InvalidArgument, "--vram: " + withDetails(v.error()));
+            vram.push_back(*v);
+        }
+        auto ram = parseSize(f.ram);
+        if (!ram) return makeError(ErrorCode::InvalidArgument, "--ram: " + withDetails(ram.error()));
+        HardwareSnapshot hw = snapshotFromSizes(vram, *ram, f.uma);
+        if (auto ok = validateSnapshot(hw); !ok) return ok.error();
+        return hw;
+    }
+    return makeError(ErrorCode::InvalidArgument, "no hardware given",
+                     "give --vram SIZE[,SIZE...] --ram SIZE [--uma]");
+}
+
+Result<PlanOptions> resolveOptions(const OptionFlags& f) {
+    PlanOptions o;
+    if (!f.ctx.empty()) {
+        if (f.ctx == "native") {
+            o.context = 0;
+        } else {
+            auto t = parseTokens(f.ctx);
+            if (!t) return makeError(ErrorCode::InvalidArgument, "-c/--ctx-size: " + withDetails(t.error()));
+            o.context = static_cast<std::uint32_t>(*t);
+        }
+    }
+    auto cacheType = [](const std::string& flag, const std::string& v, GgmlType& out) -> std::optional<Error> {
+        if (v.empty()) return std::nullopt;
+        auto t = parseCacheType(v);
+        if (!t) return badArg(flag, v, std::string(cacheTypeNames()));
+        out = *t;
+        return std::nullopt;
+    };
+    if (auto e = cacheType("-ctk/--cache-type-k", f.cache_type_k, o.cache_type_k)) return *e;
+    if (auto e = cacheType("-ctv/--cache-type-v", f.cache_type_v, o.cache_type_v)) return *e;
+    if (!f.flash_attn.empty()) {
+        if (f.flash_attn == "on" || f.flash_attn == "1") o.flash_attn = FlashAttn::On;
+        else if (f.flash_attn == "off" || f.flash_attn == "0") o.flash_attn = FlashAttn::Off;
+        else if (f.flash_attn == "auto") o.flash_attn = FlashAttn::Auto;
+        else return badArg("-fa/--flash-attn", f.flash_attn, "on, off, auto");
+    }
+    o.n_batch = f.batch;
+    o.n_ubatch = f.ubatch;
+    o.ubatch_set = f.ubatch != 512;
+    o.n_parallel = f.parallel;
+    o.kv_unified = f.kv_unified;
+    o.swa_full = f.swa_full;
+    if (!f.mtp.empty()) {
+        if (f.mtp == "on") o.mtp = MtpMode::On;
+        else if (f.mtp == "off") o.mtp = MtpMode::Off;
+        else if (f.mtp == "auto") o.mtp = MtpMode::Auto;
+        else return badArg("--mtp", f.mtp, "on, off, auto");
+    }
+    if (!f.reserve.empty()) {
+        auto r = parseSize(f.reserve);
+        if (!r) return makeError(ErrorCode::InvalidArgument, "--reserve: " + withDetails(r.error()));
+        o.extra_reserve = *r;
+    }
+    if (!f.backend.empty()) {
+        if (f.backend == "cpu") o.backend = Backend::Cpu;
+        else if (f.backend == "cuda") o.backend = Backend::Cuda;
+        else if (f.backend == "vulkan") o.backend = Backend::Vulkan;
+        else if (f.backend == "metal") o.backend = Backend::Metal;
+        else return badArg("--backend", f.backend, "cpu, cuda, vulkan, metal");
+    }
+    if (!f.latency.empty()) {
+        if (f.latency == "voice") o.latency = LatencyProfile::Voice;
+        else if (f.latency == "text") o.latency = LatencyProfile::Text;
+        else return badArg("--latency", f.latency, "text, voice");
+    }
+    if (!f.mmproj.empty()) o.mmproj = true; // the file's size is read by resolveModel
+    return o;
+}
+
+} // namespace headroom::cli

@@ -1,0 +1,109 @@
+#include "plan_format.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace headroom::cli {
+
+namespace {
+
+std::string gib(Bytes b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(b) / GiB);
+    return buf;
+}
+
+std::string pad(std::string s, size_t w) {
+    if (s.size() < w) s.append(w - s.size(), ' ');
+    return s;
+}
+
+std::string rpad(std::string s, size_t w) {
+    if (s.size() < w) s.insert(0, w - s.size(), ' ');
+    return s;
+}
+
+std::string tokS(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : "%.1f", v);
+    return buf;
+}
+
+} // namespace
+
+std::string formatPlanTable(const Plan& plan) {
+    std::ostringstream out;
+    const ModelShape& m = plan.model;
+    out << m.name << (m.quant.empty() ? "" : " " + m.quant) << "  [" << m.architecture << ", "
+        << m.nLayer() << " layers" << (m.isMoe() ? ", MoE " + std::to_string(m.moe.n_expert_used) + "/" + std::to_string(m.moe.n_expert) : "")
+        << ", weights " << formatBytes(m.weightBytes()) << ", native " << formatTokens(m.n_ctx_train) << ", "
+        << shapeSourceName(m.source) << "]\n";
+    out << "Hardware: ";
+    if (plan.budget.devices.empty()) out << "CPU only";
+    for (size_t i = 0; i < plan.budget.devices.size(); ++i) {
+        const auto& d = plan.budget.devices[i];
+        out << (i ? ", " : "") << d.name << " " << formatBytes(d.total) << " (usable " << formatSignedBytes(d.usable) << ")";
+    }
+    out << (plan.budget.uma ? " unified" : "") << " | RAM " << formatBytes(plan.hardware.ram_total)
+        << (plan.budget.uma ? "" : " (usable " + formatSignedBytes(plan.budget.ram_usable) + ")") << "\n";
+    out << "Options: -ctk " << ggmlTypeName(plan.options.cache_type_k) << " -ctv " << ggmlTypeName(plan.options.cache_type_v)
+        << " -fa " << (plan.flash_attn ? "on" : "off") << " -np " << plan.options.n_parallel
+        << (plan.options.kv_unified ? " -kvu" : "") << (plan.options.swa_full ? " --swa-full" : "")
+        << " backend " << backendName(plan.backend) << (plan.mtp ? " MTP on" : "") << "\n\n";
+
+    out << pad("context", 9) << pad("verdict", 10) << rpad("weights", 8) << rpad("KV", 8) << rpad("state", 7)
+        << rpad("compute", 8) << rpad("output", 7) << rpad("ovh", 6) << rpad("total", 8) << "  ";
+    for (const auto& d : plan.budget.devices) out << rpad(d.name.substr(0, 10) + " GiB", 16) << " ";
+    out << rpad("host GiB", 14) << rpad("tok/s", 7) << rpad("pp/s", 7) << "\n";
+    for (size_t i = 0; i < plan.rungs.size(); ++i) {
+        const Rung& r = plan.rungs[i];
+        const bool chosen = static_cast<int>(i) == plan.decision.rung_index;
+        out << pad((chosen ? "*" : " ") + formatTokens(r.requested_context), 9) << pad(verdictName(r.verdict), 10)
+            << rpad(gib(r.totals.weights), 8) << rpad(gib(r.totals.kv()), 8) << rpad(gib(r.totals.recurrent_state), 7)
+            << rpad(gib(r.totals.compute), 8) << rpad(gib(r.totals.output), 7) << rpad(gib(r.totals.overhead), 6)
+            << rpad(gib(r.totals.total()), 8) << "  ";
+        for (const auto& d : r.devices) out << rpad(gib(d.bytes) + "/" + gib(static_cast<Bytes>(std::max<SignedBytes>(0, d.budget_bytes))), 16) << " ";
+        out << rpad(gib(r.host_bytes) + (plan.budget.uma ? "" : "/" + gib(static_cast<Bytes>(std::max<SignedBytes>(0, r.host_budget_bytes)))), 14)
+            << rpad(tokS(r.speed.decode_tok_s), 7) << rpad(tokS(r.speed.prefill_tok_s), 7) << "\n";
+    }
+    out << "(GiB; * = launch window; context is the -c value, llama.cpp pads it to " << "256; speeds are estimates)\n\n";
+
+    const Decision& d = plan.decision;
+    if (d.refused) {
+        out << "Decision: REFUSED";
+    } else {
+        out << "Decision: " << formatTokens(plan.rungs[d.rung_index].requested_context) << " "
+            << (d.spilled ? "spilled (" + formatBytes(d.spill_bytes) + " of weights in RAM)" : "resident")
+            << ", " << postureName(d.posture) << " posture";
+    }
+    out << "\n";
+    for (const auto& why : d.reasons) out << "  - " << why << "\n";
+    if (!plan.launch_args.empty()) {
+        out << "Launch: llama-server -m MODEL.gguf";
+        for (const auto& a : plan.launch_args) out << " " << (a.find_first_of("\\|()* ") != std::string::npos ? "'" + a + "'" : a);
+        out << "\n";
+    }
+    for (const auto& r : plan.rungs) {
+        if (r.refusal) {
+            const Refusal& f = *r.refusal;
+            out << "\nWhy " << formatTokens(r.requested_context) << " is refused [" << refusalCodeName(f.code) << ", "
+                << budgetName(f.budget) << "]: " << f.message << "\n";
+            for (const auto& t : f.terms) out << "    " << pad(t.label, 30) << rpad(formatBytes(t.bytes), 12) << "\n";
+            for (const auto& rem : f.remedies)
+                out << "    -> " << rem.label << ": saves " << formatSignedBytes(rem.saves_bytes)
+                    << (rem.fixes ? " (fixes it)" : "") << "\n";
+        } else if (r.verdict == Verdict::Spilled && !r.spill_remedies.empty()) {
+            out << "\nWhy " << formatTokens(r.requested_context) << " spills: the GPU budget is "
+                << formatBytes(r.placement.spill_bytes) << " short of holding every weight\n";
+            for (const auto& rem : r.spill_remedies)
+                out << "    -> " << rem.label << ": saves " << formatSignedBytes(rem.saves_bytes) << " of VRAM"
+                    << (rem.fixes ? " (resident then)" : "") << "\n";
+        }
+    }
+    if (!plan.notes.empty() || !m.notes.empty()) out << "\nNotes:\n";
+    for (const auto& n : m.notes) out << "  - " << n << "\n";
+    for (const auto& n : plan.notes) out << "  - " << n << "\n";
+    return out.str();
+}
+
+} // namespace headroom::cli

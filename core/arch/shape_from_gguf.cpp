@@ -1,0 +1,959 @@
+#include "arch/shape_from_gguf.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+
+namespace headroom {
+
+namespace {
+
+// llama.cpp refuses more blocks than this (src/llama-hparams.h LLAMA_MAX_LAYERS, asserted in
+// llama_model_base::load_hparams). Not a knob: a file claiming more is not loadable.
+inline constexpr std::uint32_t kMaxLayers = 512;
+
+// ---------------------------------------------------------------------------------------------
+// Metadata access with llama.cpp's semantics (src/llama-model-loader.cpp get_key,
+// get_key_or_arr, get_arr_n). The first problem sticks in `err`; readers return false after it.
+class Meta {
+public:
+    Meta(const ShapeInput& in, std::string arch) : in_(in), arch_(std::move(arch)) {}
+
+    std::string key(std::string_view suffix) const { return arch_ + "." + std::string(suffix); }
+    const std::string& arch() const { return arch_; }
+    const GgufValue* find(const std::string& full) const {
+        auto it = in_.meta.find(full);
+        return it == in_.meta.end() ? nullptr : &it->second;
+    }
+    bool has(std::string_view suffix) const { return find(key(suffix)) != nullptr; }
+
+    // get_key<uint32_t>: a scalar integer. Missing: false (an error when required).
+    bool u32(std::string_view suffix, std::uint32_t& out, bool required = false) {
+        return u32Full(key(suffix), out, required);
+    }
+    bool u32Full(const std::string& k, std::uint32_t& out, bool required) {
+        if (err) return false;
+        const GgufValue* v = find(k);
+        if (!v) {
+            if (required) fail(k, "required key is missing (llama.cpp refuses to load the file)");
+            return false;
+        }
+        const auto n = v->asUInt();
+        if (!n || *n > UINT32_MAX) {
+            fail(k, std::string("has type ") + std::string(ggufValueTypeName(v->type())) +
+                        ", expected an unsigned 32-bit integer");
+            return false;
+        }
+        out = static_cast<std::uint32_t>(*n);
+        return true;
+    }
+
+    bool boolean(std::string_view suffix, bool& out) {
+        if (err) return false;
+        const GgufValue* v = find(key(suffix));
+        if (!v) return false;
+        const auto b = v->asBool();
+        if (!b) {
+            fail(key(suffix), "has the wrong type, expected a bool");
+            return false;
+        }
+        out = *b;
+        return true;
+    }
+
+    // get_key_or_arr(kid, uint32_t&): a scalar; an array is silently ignored (returns false),
+    // which is why gemma3's period keeps its default when the file carries a per-layer array.
+    bool scalarOrIgnoreArray(std::string_view suffix, std::uint32_t& out) {
+        const GgufValue* v = find(key(suffix));
+        if (v && v->type() == GgufValueType::Array) return false;
+        return u32(suffix, out);
+    }
+
+    // get_key_or_arr(kid, std::array&, n): an array of exactly n integers/bools, or a scalar
+    // repeated n times. Entries past n are left as they were.
+    bool perLayer(std::string_view suffix, std::vector<std::uint32_t>& out, std::uint32_t n,
+                  bool required = false) {
+        if (err) return false;
+        const std::string k = key(suffix);
+        const GgufValue* v = find(k);
+        if (!v) {
+            if (required) fail(k, "required key is missing (llama.cpp refuses to load the file)");
+            return false;
+        }
+        if (out.size() < n) out.resize(n, 0);
+        if (const GgufArray* a = v->asArray()) {
+            if (a->size() != n) {
+                fail(k, "has " + std::to_string(a->size()) + " entries, expected one per layer (" +
+                            std::to_string(n) + ")");
+                return false;
+            }
+            const GgufValueType et = a->elementType();
+            const bool ok = et == GgufValueType::Bool || et == GgufValueType::UInt32 ||
+                            et == GgufValueType::Int32;
+            if (!ok) {
+                fail(k, std::string("is an array of ") + std::string(ggufValueTypeName(et)) +
+                            ", expected u32, i32 or bool elements");
+                return false;
+            }
+            for (std::uint32_t i = 0; i < n; ++i) {
+                if (et == GgufValueType::Bool) {
+                    out[i] = a->boolAt(i).value_or(false) ? 1 : 0;
+                } else {
+                    const std::int64_t x = a->intAt(i).value_or(0);
+                    // An i32 array is read into uint32_t storage by llama.cpp: negatives wrap.
+                    out[i] = static_cast<std::uint32_t>(x);
+                }
+            }
+            return true;
+        }
+        std::uint32_t scalar = 0;
+        if (!u32Full(k, scalar, required)) return false;
+        std::fill(out.begin(), out.begin() + n, scalar);
+        return true;
+    }
+
+    // get_arr_n: the length of an array key (tokenizer.ggml.tokens).
+    bool arrayLength(const std::string& full, std::uint64_t& out) const {
+        const GgufValue* v = find(full);
+        if (!v || !v->asArray()) return false;
+        out = v->asArray()->size();
+        return true;
+    }
+
+    void fail(const std::string& k, const std::string& what) {
+        if (!err)
+            err = makeError(ErrorCode::ParseError, in_.id + ": metadata key '" + k + "' " + what);
+    }
+
+    std::optional<Error> err;
+
+private:
+    const ShapeInput& in_;
+    std::string arch_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The subset of llama_hparams (src/llama-hparams.h) that decides what is cached per layer.
+enum class SwaType { None, Standard, Chunked };
+
+struct Hparams {
+    std::uint32_t n_ctx_train = 0;
+    std::uint32_t n_embd = 0;
+    std::uint32_t n_layer_all = 0;
+    std::uint32_t n_layer_nextn = 0;
+    std::uint32_t n_expert = 0;
+    std::uint32_t n_expert_shared = 0;
+    std::vector<std::uint32_t> n_head, n_head_kv, n_ff, n_ff_exp, n_expert_used, is_swa, is_recr;
+    std::uint32_t head_k_full = 0, head_v_full = 0, head_k_swa = 0, head_v_swa = 0;
+    std::uint32_t mla_k = 0, mla_v = 0; // n_embd_head_{k,v}_mla_impl
+    std::int32_t n_layer_kv_from_start = -1;
+    SwaType swa_type = SwaType::None;
+    std::uint32_t n_swa = 0;
+    std::uint32_t ssm_d_conv = 0, ssm_d_inner = 0, ssm_d_state = 0, ssm_n_group = 0;
+    std::uint32_t shortconv_l_cache = 0;
+    std::uint32_t wkv_head_size = 0, token_shift_count = 2;
+
+    std::uint32_t nLayer() const { return n_layer_all - n_layer_nextn; } // n_layer()
+    std::uint32_t nHead0() const { return n_head.empty() ? 0 : n_head[0]; }
+
+    // llama_hparams::set_swa_pattern (src/llama-hparams.cpp). Layers past n_layer() (nextn) are
+    // never SWA.
+    void setSwaPattern(std::uint32_t n_pattern, bool dense_first = false) {
+        for (std::uint32_t il = 0; il < n_layer_all; ++il) {
+            if (il >= nLayer()) {
+                is_swa[il] = 0;
+            } else if (dense_first) {
+                is_swa[il] = n_pattern == 0 || (il % n_pattern != 0);
+            } else {
+                is_swa[il] = n_pattern == 0 || (il % n_pattern < (n_pattern - 1));
+            }
+        }
+    }
+    // llama_hparams::is_mla(): both MLA head sizes present.
+    bool isMla() const { return mla_k != 0 && mla_v != 0; }
+    // llama_hparams::n_embd_r() / n_embd_s() (src/llama-hparams.cpp), for the branches reachable
+    // from the architectures in the table (RWKV, LFM2 short conv, Mamba/Mamba-2/GDN).
+    std::uint64_t nEmbdR() const {
+        if (wkv_head_size != 0) return std::uint64_t{token_shift_count} * n_embd;
+        if (shortconv_l_cache != 0) return std::uint64_t{n_embd} * (shortconv_l_cache - 1);
+        const std::uint64_t conv = ssm_d_conv > 0 ? ssm_d_conv - 1 : 0;
+        return conv * (std::uint64_t{ssm_d_inner} + 2ull * ssm_n_group * ssm_d_state);
+    }
+    std::uint64_t nEmbdS() const {
+        if (wkv_head_size != 0) return std::uint64_t{n_embd} * wkv_head_size;
+        return std::uint64_t{ssm_d_state} * ssm_d_inner;
+    }
+};
+
+// How llama_model::create_memory (src/llama-model.cpp) builds the cache for an architecture.
+enum class Memory {
+    Kv,              // llama_kv_cache / llama_kv_cache_iswa over every layer with has_kv(il)
+    Recurrent,       // llm_arch_is_recurrent: llama_memory_recurrent over every layer
+    Hybrid,          // llama_memory_hybrid default filters: attention = !is_recr, state = is_recr
+    HybridAll,       // Falcon-H1: every layer has both a KV row and a recurrent state
+    HybridNemotron,  // Nemotron-H: attention = !is_recr && n_ff == 0, state = is_recr && n_ff == 0
+    HybridTrunkOnly, // Qwen3-Next / Qwen3.5: both filters also require il < n_layer()
+};
+
+using ArchHook = void (*)(Meta&, Hparams&, std::vector<std::string>& notes);
+
+struct ArchRule {
+    const char* name; // GGUF general.architecture (src/llama-arch.cpp LLM_ARCH_NAMES)
+    Memory memory;
+    ArchHook hook; // the parts of load_arch_hparams that change the cache; nullptr: none do
+    // The MTP draft context of this architecture caches the nextn blocks in a plain KV cache
+    // (create_memory: mtp_on_hybrid_qwen / mtp_on_hybrid_nemotron).
+    bool mtp_context_plain_cache = false;
+};
+
+// --- per-architecture hooks: each cites the function whose cache-relevant lines it mirrors ----
+
+// src/models/gemma2.cpp llama_model_gemma2::load_arch_hparams: always SWA, window 4096 unless
+// the file says otherwise, every 2nd layer full.
+void hookGemma2(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    hp.swa_type = SwaType::Standard;
+    hp.n_swa = 4096;
+    std::uint32_t period = 2;
+    m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+    hp.setSwaPattern(period);
+    m.u32("attention.sliding_window", hp.n_swa);
+}
+
+// src/models/gemma3.cpp llama_model_gemma3::load_arch_hparams: SWA only when the file carries a
+// non-zero sliding_window; then 5 of every 6 layers (period 6) unless the pattern key says.
+void hookGemma3(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    const bool found = m.u32("attention.sliding_window", hp.n_swa);
+    if (found && hp.n_swa > 0) {
+        hp.swa_type = SwaType::Standard;
+        std::uint32_t period = 6;
+        m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+        hp.setSwaPattern(period);
+    } else {
+        hp.swa_type = SwaType::None;
+    }
+}
+
+// src/models/gemma3n.cpp llama_model_gemma3n::load_arch_hparams: period 5, window required,
+// and n_layer_kv_from_start = 20: layers 20+ reuse the KV of layer 18 (SWA) or 19 (full)
+// (create_memory's `reuse` callback) and allocate nothing.
+void hookGemma3n(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t period = 5;
+    m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+    hp.swa_type = SwaType::Standard;
+    hp.setSwaPattern(period);
+    hp.n_layer_kv_from_start = 20;
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    notes.push_back(
+        "Gemma 3n: layers from 20 on reuse the KV cache of layers 18/19 and allocate none");
+}
+
+// src/models/gemma4.cpp llama_model_gemma4::load_arch_hparams: per-layer SWA flags (array or a
+// scalar for all), separate SWA head sizes (required), and shared-KV tail layers.
+void hookGemma4(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    hp.swa_type = SwaType::Standard;
+    m.perLayer("attention.sliding_window_pattern", hp.is_swa, hp.nLayer());
+    std::uint32_t shared = 0;
+    m.u32("attention.shared_kv_layers", shared);
+    hp.n_layer_kv_from_start =
+        static_cast<std::int32_t>(hp.n_layer_all) - static_cast<std::int32_t>(shared);
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    m.u32("attention.key_length_swa", hp.head_k_swa, true);
+    m.u32("attention.value_length_swa", hp.head_v_swa, true);
+    if (shared > 0)
+        notes.push_back("Gemma 4: the last " + std::to_string(shared) +
+                        " layers reuse earlier layers' KV cache and allocate none");
+}
+
+// src/models/openai-moe.cpp llama_model_openai_moe::load_arch_hparams (gpt-oss): window
+// required, every 2nd layer full.
+void hookGptOss(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    hp.swa_type = SwaType::Standard;
+    std::uint32_t period = 2;
+    m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+    hp.setSwaPattern(period);
+}
+
+// src/models/cohere2.cpp llama_model_cohere2::load_arch_hparams: window required, every 4th
+// layer full.
+void hookCohere2(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    hp.swa_type = SwaType::Standard;
+    std::uint32_t period = 4;
+    m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+    hp.setSwaPattern(period);
+    m.u32("attention.sliding_window", hp.n_swa, true);
+}
+
+// src/models/llama4.cpp llama_model_llama4::load_arch_hparams: chunked attention with a fixed
+// 8192 chunk (the file's window value is not used) on 3 of every 4 layers, unless the file
+// sets sliding_window = 0 (then no SWA at all).
+void hookLlama4(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t window = 0;
+    const bool found = m.u32("attention.sliding_window", window);
+    if (found && window == 0) {
+        hp.swa_type = SwaType::None;
+        hp.n_swa = 0;
+        return;
+    }
+    hp.swa_type = SwaType::Chunked;
+    hp.n_swa = 8192;
+    std::uint32_t period = 4;
+    m.scalarOrIgnoreArray("attention.sliding_window_pattern", period);
+    hp.setSwaPattern(period);
+    notes.push_back("Llama 4: chunked attention (8192-token chunks); llama.cpp sizes those layers' "
+                    "cache like a sliding window of 8192");
+}
+
+// src/models/phi3.cpp llama_model_phi3::load_arch_hparams: a sliding_window key is read but SWA
+// is disabled (set_swa_pattern(1), swa_type NONE): every layer is full.
+void hookPhi3(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t window = 0;
+    if (m.u32("attention.sliding_window", window) && window > 0)
+        notes.push_back("Phi-3: the file asks for a sliding window but llama.cpp disables Phi SWA; "
+                        "every layer caches the full context");
+    hp.swa_type = SwaType::None;
+    hp.n_swa = 0;
+}
+
+// src/models/deepseek2.cpp llama_model_deepseek2::load_arch_hparams: MLA when both
+// key_length_mla and value_length_mla are present (is_mla()); the cache then holds one K-only
+// latent row of key_length (kv_lora_rank + rope dims) x head_count_kv (1) and no V
+// (llama_kv_cache constructor: has_v = !is_mla).
+void hookDeepseek2(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t kv_lora_rank = 0;
+    m.u32("attention.kv_lora_rank", kv_lora_rank, true);
+    m.u32("attention.key_length_mla", hp.mla_k);
+    m.u32("attention.value_length_mla", hp.mla_v);
+    if (!hp.isMla())
+        notes.push_back("DeepSeek-2 family without key_length_mla/value_length_mla (an older "
+                        "conversion): llama.cpp caches full per-head K and V, not the MLA latent");
+}
+
+// SSM keys shared by the Mamba-2 style hybrids (mamba2, granitehybrid, falcon-h1, nemotron_h,
+// qwen3next, qwen35): conv kernel, inner size, state size, group count (all required there).
+void readSsm(Meta& m, Hparams& hp, bool with_groups) {
+    m.u32("ssm.conv_kernel", hp.ssm_d_conv, true);
+    m.u32("ssm.inner_size", hp.ssm_d_inner, true);
+    m.u32("ssm.state_size", hp.ssm_d_state, true);
+    if (with_groups) m.u32("ssm.group_count", hp.ssm_n_group, true);
+}
+
+// src/models/mamba.cpp / mamba2.cpp load_arch_hparams: SSM only (mamba has no groups).
+void hookMamba(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    readSsm(m, hp, false);
+}
+void hookMamba2(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    readSsm(m, hp, true);
+}
+
+// A layer is recurrent iff its head_count_kv is 0: src/models/jamba.cpp (no SSM groups),
+// granite-hybrid.cpp load_arch_hparams.
+void markRecurrentByZeroKvHeads(Hparams& hp) {
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        hp.is_recr[il] = hp.n_head_kv[il] == 0;
+}
+void hookJamba(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    readSsm(m, hp, false);
+    markRecurrentByZeroKvHeads(hp);
+}
+void hookGraniteHybrid(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    readSsm(m, hp, true);
+    markRecurrentByZeroKvHeads(hp);
+}
+
+// src/models/falcon-h1.cpp load_arch_hparams: every layer recurrent; create_memory gives every
+// layer a KV row as well (filter_attn and filter_recr both accept all).
+void hookFalconH1(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    readSsm(m, hp, true);
+    std::fill(hp.is_recr.begin(), hp.is_recr.end(), 1u);
+    notes.push_back("Falcon-H1: every layer runs attention and Mamba-2 in parallel, so each "
+                    "caches a KV row and a recurrent state");
+}
+
+// src/models/nemotron-h.cpp llama_model_nemotron_h::load_arch_hparams: recurrent iff
+// head_count_kv == 0 and feed_forward_length == 0, trunk layers only (MTP blocks are dense).
+void hookNemotronH(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    readSsm(m, hp, true);
+    for (std::uint32_t il = 0; il < hp.n_layer_all; ++il)
+        hp.is_recr[il] = il < hp.nLayer() && hp.n_head_kv[il] == 0 && hp.n_ff[il] == 0;
+    m.u32("expert_shared_count", hp.n_expert_shared);
+}
+
+// src/models/lfm2.cpp / lfm2moe.cpp load_arch_hparams: short-conv layers (head_count_kv 0)
+// keep n_embd x (l_cache - 1) of state; lfm2 with a non-zero sliding_window makes every
+// attention layer SWA.
+void hookLfm2(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    m.u32("shortconv.l_cache", hp.shortconv_l_cache, true);
+    markRecurrentByZeroKvHeads(hp);
+    if (m.arch() == "lfm2" && m.u32("attention.sliding_window", hp.n_swa) && hp.n_swa > 0) {
+        hp.swa_type = SwaType::Standard;
+        for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+            hp.is_swa[il] = !hp.is_recr[il];
+    }
+}
+
+// src/models/qwen3next.cpp / qwen35.cpp / qwen35moe.cpp load_arch_hparams: gated-delta-net
+// layers from attention.recurrent_layers, else every layer but each full_attention_interval-th
+// (default 4) is recurrent; nextn blocks are never recurrent.
+void hookQwenNext(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    readSsm(m, hp, true);
+    if (!m.perLayer("attention.recurrent_layers", hp.is_recr, hp.n_layer_all)) {
+        std::uint32_t interval = 4;
+        m.u32("full_attention_interval", interval);
+        if (interval == 0) {
+            m.fail(m.key("full_attention_interval"), "is 0 (llama.cpp would divide by zero)");
+            return;
+        }
+        for (std::uint32_t il = 0; il < hp.n_layer_all; ++il)
+            hp.is_recr[il] = il < hp.nLayer() && ((il + 1) % interval != 0);
+    }
+}
+
+// src/models/rwkv6-base.cpp / rwkv7-base.cpp: WKV state and token shift (recurrent archs).
+void hookRwkv(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    m.u32("wkv.head_size", hp.wkv_head_size, true);
+    m.u32("token_shift_count", hp.token_shift_count);
+}
+
+// Architectures whose load_arch_hparams reads nothing that changes the cache: their shape is
+// the generic load_hparams result (per-layer head_count_kv, key_length, value_length).
+// Each is listed with the source file that was checked.
+const std::array kRules = {
+    ArchRule{"llama", Memory::Kv, nullptr},                         // src/models/llama.cpp
+    ArchRule{"mistral3", Memory::Kv, nullptr},                      // src/models/mistral3.cpp
+    ArchRule{"qwen2", Memory::Kv, nullptr},                         // src/models/qwen2.cpp
+    ArchRule{"qwen2moe", Memory::Kv, nullptr},                      // src/models/qwen2moe.cpp
+    ArchRule{"qwen3", Memory::Kv, nullptr},                         // src/models/qwen3.cpp
+    ArchRule{"qwen3moe", Memory::Kv, nullptr},                      // src/models/qwen3moe.cpp
+    ArchRule{"command-r", Memory::Kv, nullptr},                     // src/models/command-r.cpp
+    ArchRule{"granite", Memory::Kv, nullptr},                       // src/models/granite.cpp
+    ArchRule{"granitemoe", Memory::Kv, nullptr},                    // src/models/granite-moe.cpp
+    ArchRule{"olmoe", Memory::Kv, nullptr},                         // src/models/olmoe.cpp
+    ArchRule{"ernie4_5", Memory::Kv, nullptr},                      // src/models/ernie4-5.cpp
+    ArchRule{"ernie4_5-moe", Memory::Kv, nullptr},                  // src/models/ernie4-5.cpp
+    ArchRule{"glm4moe", Memory::Kv, nullptr},                       // src/models/glm4-moe.cpp
+    ArchRule{"phi3", Memory::Kv, &hookPhi3},                        // src/models/phi3.cpp
+    ArchRule{"gemma2", Memory::Kv, &hookGemma2},                    // src/models/gemma2.cpp
+    ArchRule{"gemma3", Memory::Kv, &hookGemma3},                    // src/models/gemma3.cpp
+    ArchRule{"gemma3n", Memory::Kv, &hookGemma3n},                  // src/models/gemma3n.cpp
+    ArchRule{"gemma4", Memory::Kv, &hookGemma4},                    // src/models/gemma4.cpp
+    ArchRule{"gpt-oss", Memory::Kv, &hookGptOss},                   // src/models/openai-moe.cpp
+    ArchRule{"cohere2", Memory::Kv, &hookCohere2},                  // src/models/cohere2.cpp
+    ArchRule{"llama4", Memory::Kv, &hookLlama4},                    // src/models/llama4.cpp
+    ArchRule{"deepseek2", Memory::Kv, &hookDeepseek2},              // src/models/deepseek2.cpp
+    ArchRule{"mamba", Memory::Recurrent, &hookMamba},               // src/models/mamba.cpp
+    ArchRule{"mamba2", Memory::Recurrent, &hookMamba2},             // src/models/mamba2.cpp
+    ArchRule{"rwkv6", Memory::Recurrent, &hookRwkv},                // src/models/rwkv6.cpp
+    ArchRule{"rwkv7", Memory::Recurrent, &hookRwkv},                // src/models/rwkv7.cpp
+    ArchRule{"jamba", Memory::Hybrid, &hookJamba},                  // src/models/jamba.cpp
+    ArchRule{"granitehybrid", Memory::Hybrid, &hookGraniteHybrid},  // src/models/granite-hybrid.cpp
+    ArchRule{"lfm2", Memory::Hybrid, &hookLfm2},                    // src/models/lfm2.cpp
+    ArchRule{"lfm2moe", Memory::Hybrid, &hookLfm2},                 // src/models/lfm2moe.cpp
+    ArchRule{"falcon-h1", Memory::HybridAll, &hookFalconH1},        // src/models/falcon-h1.cpp
+    ArchRule{"nemotron_h", Memory::HybridNemotron, &hookNemotronH}, // src/models/nemotron-h.cpp
+    ArchRule{"nemotron_h_moe", Memory::HybridNemotron, &hookNemotronH, true},
+    ArchRule{"qwen3next", Memory::HybridTrunkOnly, &hookQwenNext, true}, // src/models/qwen3next.cpp
+    ArchRule{"qwen35", Memory::HybridTrunkOnly, &hookQwenNext, true},    // src/models/qwen35.cpp
+    ArchRule{"qwen35moe", Memory::HybridTrunkOnly, &hookQwenNext, true}, // src/models/qwen35moe.cpp
+};
+
+const ArchRule* findRule(const std::string& arch) {
+    for (const auto& r : kRules)
+        if (arch == r.name) return &r;
+    return nullptr;
+}
+
+// llama_model_base::load_hparams (src/llama-model.cpp): the generic keys.
+void loadBaseHparams(Meta& m, Hparams& hp, bool recurrent_arch) {
+    m.u32("context_length", hp.n_ctx_train, true);
+    m.u32("embedding_length", hp.n_embd, true);
+    m.u32("block_count", hp.n_layer_all, true);
+    if (m.err) return;
+    if (hp.n_layer_all == 0 || hp.n_layer_all > kMaxLayers) {
+        m.fail(m.key("block_count"), "is " + std::to_string(hp.n_layer_all) +
+                                         ", llama.cpp accepts 1 to " + std::to_string(kMaxLayers));
+        return;
+    }
+    m.u32("nextn_predict_layers", hp.n_layer_nextn);
+    if (hp.n_layer_nextn > hp.n_layer_all) {
+        m.fail(m.key("nextn_predict_layers"), "exceeds block_count");
+        return;
+    }
+    const std::uint32_t n = hp.n_layer_all;
+    hp.n_head.assign(n, 0);
+    hp.n_head_kv.assign(n, 0);
+    hp.n_ff.assign(n, 0);
+    hp.n_ff_exp.assign(n, 0);
+    hp.n_expert_used.assign(n, 0);
+    hp.is_swa.assign(n, 0);
+    hp.is_recr.assign(n, recurrent_arch ? 1u : 0u);
+
+    m.u32("expert_count", hp.n_expert);
+    m.perLayer("expert_used_count", hp.n_expert_used, n);
+    m.perLayer("feed_forward_length", hp.n_ff, n);
+    m.perLayer("expert_feed_forward_length", hp.n_ff_exp, n);
+    m.perLayer("attention.head_count", hp.n_head, n);
+    hp.n_head_kv = hp.n_head; // "n_head_kv is optional, default to n_head"
+    m.perLayer("attention.head_count_kv", hp.n_head_kv, n);
+
+    // Head sizes come from layer 0's head count (llama_hparams::n_head() == n_head(0)).
+    if (hp.nHead0() > 0) {
+        hp.head_k_full = hp.n_embd / hp.nHead0();
+        m.u32("attention.key_length", hp.head_k_full);
+        hp.head_v_full = hp.n_embd / hp.nHead0();
+        m.u32("attention.value_length", hp.head_v_full);
+    }
+    hp.head_k_swa = hp.head_k_full;
+    hp.head_v_swa = hp.head_v_full;
+    m.u32("attention.key_length_swa", hp.head_k_swa);
+    m.u32("attention.value_length_swa", hp.head_v_swa);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tensor names -> groups. Block tensors are "blk.<il>.<rest>"; routed experts are what
+// common/common.h LLM_FFN_EXPS_REGEX ("\.ffn_(up|down|gate|gate_up)_(ch|)exps") moves with
+// --cpu-moe / --n-cpu-moe, weights and biases alike.
+bool isRoutedExpertTensor(std::string_view rest) {
+    static constexpr std::array<std::string_view, 8> kPrefixes = {
+        "ffn_up_exps",   "ffn_down_exps",   "ffn_gate_exps",   "ffn_gate_up_exps",
+        "ffn_up_chexps", "ffn_down_chexps", "ffn_gate_chexps", "ffn_gate_up_chexps"};
+    for (auto p : kPrefixes)
+        if (rest.substr(0, p.size()) == p) return true;
+    return false;
+}
+
+bool isFfnTensor(std::string_view rest) {
+    return rest.substr(0, 4) == "ffn_" || rest.substr(0, 13) == "post_ffw_norm";
+}
+
+// Parses "blk.<il>.<rest>"; nullopt for tensors outside the repeating blocks.
+std::optional<std::pair<std::uint32_t, std::string_view>> blockOf(std::string_view name) {
+    if (name.substr(0, 4) != "blk.") return std::nullopt;
+    std::size_t i = 4;
+    std::uint64_t il = 0;
+    const std::size_t start = i;
+    while (i < name.size() && name[i] >= '0' && name[i] <= '9' && i - start < 6)
+        il = il * 10 + static_cast<std::uint64_t>(name[i++] - '0');
+    if (i == start || i >= name.size() || name[i] != '.') return std::nullopt;
+    return std::make_pair(static_cast<std::uint32_t>(il), name.substr(i + 1));
+}
+
+std::uint64_t elementCount(const GgufTensorDesc& t) {
+    if (t.dims.empty()) return 0;
+    std::uint64_t n = 1;
+    for (auto d : t.dims)
+        n = satMul(n, d);
+    return n;
+}
+
+void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
+    bool has_output = false;
+    Bytes embd = 0;
+    std::uint32_t outside = 0;
+    for (const auto& t : in.tensors) {
+        shape.n_params = satAdd(shape.n_params, elementCount(t));
+        if (auto blk = blockOf(t.name)) {
+            if (blk->first < shape.nLayer()) {
+                LayerShape& l = shape.layers[blk->first];
+                if (isRoutedExpertTensor(blk->second))
+                    l.experts_bytes = satAdd(l.experts_bytes, t.bytes);
+                else if (isFfnTensor(blk->second))
+                    l.ffn_bytes = satAdd(l.ffn_bytes, t.bytes);
+                else
+                    l.attn_bytes = satAdd(l.attn_bytes, t.bytes);
+                continue;
+            }
+            ++outside;
+        }
+        if (t.name == "token_embd.weight") {
+            embd = t.bytes;
+            shape.token_embd_bytes = satAdd(shape.token_embd_bytes, t.bytes);
+        } else if (t.name == "output.weight" || t.name == "output.bias" ||
+                   t.name == "output_norm.weight" || t.name == "output_norm.bias") {
+            has_output = has_output || t.name == "output.weight";
+            shape.output_bytes = satAdd(shape.output_bytes, t.bytes);
+        } else {
+            shape.other_bytes = satAdd(shape.other_bytes, t.bytes);
+        }
+    }
+    // No output.weight: the output layer is token_embd again, created with TENSOR_DUPLICATED
+    // (e.g. src/models/gemma3.cpp load_arch_tensors) and loaded as a second copy on the output
+    // layer's buffer (src/llama-model-loader.cpp create_tensor adds it to size_data).
+    if (!has_output && embd > 0) {
+        shape.output_tied_to_embd = true;
+        shape.output_bytes = satAdd(shape.output_bytes, embd);
+    }
+    if (outside > 0)
+        shape.notes.push_back(std::to_string(outside) +
+                              " block tensor(s) name a layer past block_count; counted as other");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-layer cache kinds, following llama_model::create_memory's filters.
+void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
+    const Memory memory = rule ? rule->memory : Memory::Kv;
+    const bool mla = hp.isMla();
+    const std::uint32_t n_layer = hp.nLayer();
+    shape.layers.assign(hp.n_layer_all, LayerShape{});
+    for (std::uint32_t il = 0; il < hp.n_layer_all; ++il) {
+        LayerShape& l = shape.layers[il];
+        l.n_head = hp.n_head[il];
+        l.n_head_kv = hp.n_head_kv[il];
+        l.is_mtp = il >= n_layer;
+
+        bool attn = false;
+        bool recr = false;
+        bool in_main = true;
+        switch (memory) {
+        case Memory::Kv:
+            // llama_hparams::has_kv(il): with n_layer_kv_from_start set, later layers reuse.
+            attn = hp.n_layer_kv_from_start < 0 ||
+                   il < static_cast<std::uint32_t>(hp.n_layer_kv_from_start);
+            break;
+        case Memory::Recurrent:
+            recr = true;
+            break;
+        case Memory::Hybrid:
+            attn = !hp.is_recr[il];
+            recr = hp.is_recr[il] != 0;
+            break;
+        case Memory::HybridAll:
+            attn = recr = true;
+            break;
+        case Memory::HybridNemotron:
+            attn = !hp.is_recr[il] && hp.n_ff[il] == 0;
+            recr = hp.is_recr[il] && hp.n_ff[il] == 0;
+            break;
+        case Memory::HybridTrunkOnly:
+            attn = il < n_layer && !hp.is_recr[il];
+            recr = il < n_layer && hp.is_recr[il];
+            break;
+        }
+        // An MTP block the main cache leaves out is cached by the MTP draft context when that
+        // context uses a plain KV cache over the nextn layers (create_memory: filter
+        // il >= n_layer()).
+        if (l.is_mtp && !attn && !recr && rule && rule->mtp_context_plain_cache) {
+            attn = true;
+            in_main = false;
+        }
+        l.in_main_cache = in_main;
+
+        const bool swa = hp.swa_type != SwaType::None && hp.is_swa[il];
+        if (attn) {
+            // llama_hparams::n_embd_k_gqa(il) / n_embd_v_gqa(il).
+            const std::uint32_t hk = swa ? hp.head_k_swa : hp.head_k_full;
+            const std::uint32_t hv = swa ? hp.head_v_swa : hp.head_v_full;
+            l.n_embd_k_gqa = hk * hp.n_head_kv[il];
+            l.n_embd_v_gqa = mla ? 0 : hv * hp.n_head_kv[il];
+            l.attention = mla ? AttentionKind::Mla
+                              : (swa ? AttentionKind::SlidingWindow : AttentionKind::Full);
+        } else if (recr) {
+            l.attention = AttentionKind::Recurrent;
+        } else {
+            l.attention = AttentionKind::None;
+        }
+        if (recr) {
+            l.recurrent_r = hp.nEmbdR();
+            l.recurrent_s = hp.nEmbdS();
+        }
+    }
+}
+
+// Unknown architecture: every layer priced as full attention from the generic keys; layers
+// without KV heads are priced with their query heads, and without any head keys at all with a
+// full n_embd row. Always at least what llama.cpp could allocate for a plain transformer.
+void buildConservativeLayers(const Hparams& hp, ModelShape& shape) {
+    std::uint32_t max_head = 0;
+    for (auto h : hp.n_head)
+        max_head = std::max(max_head, h);
+    shape.layers.assign(hp.n_layer_all, LayerShape{});
+    for (std::uint32_t il = 0; il < hp.n_layer_all; ++il) {
+        LayerShape& l = shape.layers[il];
+        l.n_head = hp.n_head[il];
+        l.n_head_kv = hp.n_head_kv[il];
+        l.is_mtp = il >= hp.nLayer();
+        l.attention = AttentionKind::Full;
+        std::uint32_t heads =
+            hp.n_head_kv[il] ? hp.n_head_kv[il] : (hp.n_head[il] ? hp.n_head[il] : max_head);
+        if (hp.head_k_full == 0 || heads == 0) {
+            l.n_embd_k_gqa = l.n_embd_v_gqa = hp.n_embd;
+        } else {
+            l.n_embd_k_gqa = hp.head_k_full * heads;
+            l.n_embd_v_gqa = hp.head_v_full * heads;
+        }
+    }
+}
+
+const char* swaTypeName(SwaType t) {
+    switch (t) {
+    case SwaType::None:
+        return "none";
+    case SwaType::Standard:
+        return "standard";
+    case SwaType::Chunked:
+        return "chunked";
+    }
+    return "?";
+}
+
+std::string guessQuant(const ShapeInput& in) {
+    // llama.cpp guesses the file type from the most common tensor type when general.file_type
+    // is absent (llama_model_loader constructor, LLAMA_FTYPE_GUESSED); by bytes here.
+    std::map<GgmlType, Bytes> by_type;
+    for (const auto& t : in.tensors)
+        if (t.dims.size() >= 2) by_type[t.type] = satAdd(by_type[t.type], t.bytes);
+    if (by_type.empty()) return "";
+    auto best = std::max_element(by_type.begin(), by_type.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::string name(ggmlTypeName(best->first));
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::toupper(c); });
+    return name + " (guessed)";
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+Result<ModelShape> shapeFromInput(const ShapeInput& in) {
+    const GgufValue* archv = nullptr;
+    if (auto it = in.meta.find("general.architecture"); it != in.meta.end()) archv = &it->second;
+    if (!archv || !archv->asString() || archv->asString()->empty())
+        return makeError(ErrorCode::ParseError,
+                         in.id + ": no general.architecture in the GGUF header",
+                         "llama.cpp cannot load a file without it");
+    const std::string arch = *archv->asString();
+
+    const ArchRule* rule = findRule(arch);
+    Meta m(in, arch);
+    Hparams hp;
+    std::vector<std::string> notes;
+    loadBaseHparams(m, hp, rule && rule->memory == Memory::Recurrent);
+    if (!m.err && rule && rule->hook) rule->hook(m, hp, notes);
+    if (m.err) return *m.err;
+
+    ModelShape shape;
+    shape.id = in.id;
+    shape.architecture = arch;
+    shape.source = ShapeSource::GgufHeader;
+    if (auto it = in.meta.find("general.name"); it != in.meta.end() && it->second.asString())
+        shape.name = *it->second.asString();
+    shape.n_ctx_train = hp.n_ctx_train;
+    shape.n_embd = hp.n_embd;
+    shape.n_mtp_layers = hp.n_layer_nextn;
+    shape.file_bytes = in.file_bytes;
+
+    if (rule) {
+        buildLayers(hp, rule, shape);
+        shape.n_swa = hp.swa_type != SwaType::None ? hp.n_swa : 0;
+        if (hp.swa_type != SwaType::None && !shape.hasSwa())
+            notes.push_back(std::string("SWA type ") + swaTypeName(hp.swa_type) +
+                            " but no layer is sliding-window");
+    } else {
+        buildConservativeLayers(hp, shape);
+        shape.conservative = true;
+        notes.push_back("architecture '" + arch +
+                        "' has no exact rules here: every layer is priced as full attention "
+                        "(conservative; sliding windows, recurrent state and shared KV ignored)");
+    }
+
+    // MoE: llama_model_base::load_hparams expert_count / expert_used_count (per-layer max);
+    // shared experts from expert_shared_count, else one when the blocks carry *_shexp tensors
+    // (Qwen2-MoE, Qwen3-Next and Llama 4 have exactly one and no count key).
+    shape.moe.n_expert = hp.n_expert;
+    for (auto u : hp.n_expert_used)
+        shape.moe.n_expert_used = std::max(shape.moe.n_expert_used, u);
+    std::uint32_t shared = hp.n_expert_shared;
+    if (shared == 0) m.u32("expert_shared_count", shared);
+    m.err.reset(); // optional keys past this point never sink the whole shape
+    if (shared == 0 && hp.n_expert > 0) {
+        for (const auto& t : in.tensors)
+            if (t.name.find("_shexp.") != std::string::npos) {
+                shared = 1;
+                break;
+            }
+    }
+    shape.moe.n_expert_shared = hp.n_expert > 0 ? shared : 0;
+
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        shape.n_ff = std::max(shape.n_ff, hp.n_ff[il]);
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        shape.n_ff_exp = std::max(shape.n_ff_exp, hp.n_ff_exp[il]);
+    if (shape.n_ff_exp == 0 && hp.n_expert > 0) {
+        // No expert_feed_forward_length (Mixtral-style llama): the width of ffn_up_exps.
+        for (const auto& t : in.tensors)
+            if (t.name.find(".ffn_up_exps.weight") != std::string::npos && t.dims.size() >= 2) {
+                shape.n_ff_exp =
+                    static_cast<std::uint32_t>(std::min<std::uint64_t>(t.dims[1], UINT32_MAX));
+                break;
+            }
+    }
+
+    // n_vocab as llama_vocab counts it: the token list, else <arch>.vocab_size, else the
+    // token_embd rows.
+    std::uint64_t n_vocab = 0;
+    if (!m.arrayLength("tokenizer.ggml.tokens", n_vocab)) {
+        std::uint32_t vs = 0;
+        if (m.u32("vocab_size", vs)) n_vocab = vs;
+        m.err.reset();
+    }
+    if (n_vocab == 0)
+        for (const auto& t : in.tensors)
+            if (t.name == "token_embd.weight" && t.dims.size() >= 2) n_vocab = t.dims[1];
+    shape.n_vocab = static_cast<std::uint32_t>(std::min<std::uint64_t>(n_vocab, UINT32_MAX));
+
+    std::uint32_t ftype = 0;
+    if (m.u32Full("general.file_type", ftype, false))
+        shape.quant = fileTypeName(ftype);
+    else
+        shape.quant = guessQuant(in);
+    m.err.reset();
+
+    assignTensorBytes(in, shape);
+
+    if (hp.n_layer_nextn > 0) {
+        bool separate = false;
+        for (const auto& l : shape.layers)
+            if (l.is_mtp && !l.in_main_cache) separate = true;
+        notes.push_back(std::to_string(hp.n_layer_nextn) +
+                        " MTP (nextn) block(s): weights skipped unless MTP is on; their KV " +
+                        (separate ? "lives in the MTP draft context only"
+                                  : "is allocated in the main cache regardless"));
+    }
+    if (shape.output_tied_to_embd)
+        notes.push_back("output head tied to token_embd: llama.cpp loads a second copy for the "
+                        "output layer when it is offloaded");
+    shape.notes.insert(shape.notes.begin(), notes.begin(), notes.end());
+    return shape;
+}
+
+const std::vector<std::string>& supportedArchitectures() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const auto& r : kRules)
+            v.emplace_back(r.name);
+        std::sort(v.begin(), v.end());
+        return v;
+    }();
+    return names;
+}
+
+bool isSupportedArchitecture(const std::string& arch) {
+    return findRule(arch) != nullptr;
+}
+
+std::string fileTypeName(std::uint32_t ftype) {
+    // include/llama.h enum llama_ftype; names as src/llama-model-loader.cpp
+    // llama_model_ftype_name prints them (without the "MOSTLY_" prefix it drops too).
+    switch (ftype) {
+    case 0:
+        return "F32";
+    case 1:
+        return "F16";
+    case 2:
+        return "Q4_0";
+    case 3:
+        return "Q4_1";
+    case 7:
+        return "Q8_0";
+    case 8:
+        return "Q5_0";
+    case 9:
+        return "Q5_1";
+    case 10:
+        return "Q2_K";
+    case 11:
+        return "Q3_K_S";
+    case 12:
+        return "Q3_K_M";
+    case 13:
+        return "Q3_K_L";
+    case 14:
+        return "Q4_K_S";
+    case 15:
+        return "Q4_K_M";
+    case 16:
+        return "Q5_K_S";
+    case 17:
+        return "Q5_K_M";
+    case 18:
+        return "Q6_K";
+    case 19:
+        return "IQ2_XXS";
+    case 20:
+        return "IQ2_XS";
+    case 21:
+        return "Q2_K_S";
+    case 22:
+        return "IQ3_XS";
+    case 23:
+        return "IQ3_XXS";
+    case 24:
+        return "IQ1_S";
+    case 25:
+        return "IQ4_NL";
+    case 26:
+        return "IQ3_S";
+    case 27:
+        return "IQ3_M";
+    case 28:
+        return "IQ2_S";
+    case 29:
+        return "IQ2_M";
+    case 30:
+        return "IQ4_XS";
+    case 31:
+        return "IQ1_M";
+    case 32:
+        return "BF16";
+    case 36:
+        return "TQ1_0";
+    case 37:
+        return "TQ2_0";
+    case 38:
+        return "MXFP4_MOE";
+    case 39:
+        return "NVFP4";
+    case 40:
+        return "Q1_0";
+    case 41:
+        return "Q2_0";
+    default:
+        return "";
+    }
+}
+
+bool layerHasKv(const LayerShape& l) {
+    return l.attention == AttentionKind::Full || l.attention == AttentionKind::SlidingWindow ||
+           l.attention == AttentionKind::Mla;
+}
+
+bool layerHasRecurrentState(const LayerShape& l) {
+    return l.recurrent_r + l.recurrent_s > 0;
+}
+
+std::string describeLayerRuns(const ModelShape& shape) {
+    auto label = [](const LayerShape& l) {
+        std::string s = attentionKindName(l.attention);
+        if (l.attention != AttentionKind::Recurrent && layerHasRecurrentState(l)) s += "+recurrent";
+        if (l.is_mtp) s += l.in_main_cache ? " (mtp)" : " (mtp, draft context only)";
+        return s;
+    };
+    std::string out;
+    const std::uint32_t n = shape.nLayer();
+    for (std::uint32_t i = 0; i < n;) {
+        const std::string kind = label(shape.layers[i]);
+        std::uint32_t j = i;
+        while (j + 1 < n && label(shape.layers[j + 1]) == kind)
+            ++j;
+        if (!out.empty()) out += ", ";
+        out += i == j ? std::to_string(i) : std::to_string(i) + "-" + std::to_string(j);
+        out += " " + kind;
+        i = j + 1;
+    }
+    return out;
+}
+
+} // namespace headroom

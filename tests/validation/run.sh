@@ -1,0 +1,34 @@
+#!/bin/sh
+# The proof against the real engine: tests/validation/run.sh BUILD_DIR [SOURCE_DIR]
+#  1. installs node-llama-cpp@3.21.1 (prebuilt CPU llama.cpp) under BUILD_DIR/validation if missing
+#  2. builds the LD_PRELOAD shim (shim.c) with gcc
+#  3. writes a sparse GGUF per model in models.js (layouts in tensors/, from enumerate.sh)
+#  4. loads each with llama.cpp across the settings in validate.js, measures every buffer
+#     (BUILD_DIR/validation/measured.json; HEADROOM_VALIDATION_REUSE=1 keeps earlier numbers)
+#  5. compares with headroom-cli plan and writes SOURCE_DIR/docs/accuracy.md
+# Exit 0 pass, 1 mismatch or failure, 77 skipped (no node/npm, or no `plan` command yet).
+set -eu
+build=$(cd "${1:?usage: run.sh BUILD_DIR [SOURCE_DIR]}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+src=${2:-$(cd "$here/../.." && pwd)}
+dir=$build/validation
+mkdir -p "$dir"
+
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "validation skipped: node and npm are needed to run llama.cpp (node-llama-cpp)"; exit 77
+fi
+nm=$dir/node_modules
+if [ ! -f "$nm/node-llama-cpp/package.json" ] || ! grep -q '"version": "3.21.1"' "$nm/node-llama-cpp/package.json" \
+   || [ ! -d "$nm/@node-llama-cpp/linux-x64/bins" ]; then
+  echo "installing node-llama-cpp@3.21.1 into $dir"
+  [ -f "$dir/package.json" ] || echo '{"private":true}' > "$dir/package.json"
+  (cd "$dir" && npm i -E --ignore-scripts --no-audit --no-fund node-llama-cpp@3.21.1) \
+    || { echo "validation skipped: npm could not install node-llama-cpp@3.21.1"; exit 77; }
+fi
+
+gcc -O2 -shared -fPIC -o "$dir/shim.so" "$here/shim.c" -ldl
+
+# Bounded: every child load has a timeout (validate.js), and the settings keep the resident
+# KV cache under ~3.5 GiB; the model data itself is never read (sparse file, no MAP_POPULATE).
+node "$here/validate.js" "$nm" "$dir/models" "$dir/shim.so" "$dir/measured.json"
+node "$here/compare.js" "$build/bin/headroom-cli" "$dir/measured.json" "$dir/models" "$src/docs/accuracy.md"
