@@ -166,7 +166,7 @@ json rungToJson(const Rung& r) {
                 {"budget_bytes", e.budget_bytes},
                 {"bytes_per_expert", e.bytes_per_expert},
                 {"bytes_per_page", e.bytes_per_page},
-                {"slots", e.slots},
+                {"slots", e.expert_slots},
                 {"total_experts", e.total_experts},
                 {"pages", e.pages},
                 {"reserve_pages", e.reserve_pages},

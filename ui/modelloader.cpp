@@ -1,6 +1,7 @@
 #include "modelloader.h"
 
 #include "core/gguf/gguf_reader.h"
+#include "core/gguf/model_scanner.h"
 
 // The header -> ModelShape derivation (core/arch) once it is in the tree; without it a file can
 // still be checked, but not priced.
@@ -24,7 +25,18 @@ Result<ModelShape> loadModelFile(const QString& path) {
         return makeError(ErrorCode::Unsupported,
                          p + " is a multimodal projector (mmproj), not a model");
 #ifdef HEADROOM_HAVE_SHAPE_FROM_GGUF
-    return shapeFromGgufFile(p);
+    // core/arch declares shapeFromGgufFile() but main does not define it yet; the adapter is
+    // three lines, so the GUI feeds shapeFromInput() the opened model itself (metadata of part
+    // 1, the tensors of every part) and reads the file only once.
+    ShapeInput in;
+    in.id = p;
+    for (const auto& [key, value] : model->metadata().metadata)
+        in.meta.emplace(key, value);
+    for (const GgufFile& part : model->parts)
+        for (const GgufTensorInfo& t : part.tensors)
+            in.tensors.push_back(GgufTensorDesc{t.name, t.dims, t.type, t.bytes});
+    in.file_bytes = model->file_bytes;
+    return shapeFromInput(in);
 #else
     return makeError(
         ErrorCode::Unsupported,
@@ -51,14 +63,35 @@ QStringList findModelFiles(const QString& folder) {
 
 QFuture<ScanItem> scanFolder(const QString& folder) {
     return QtConcurrent::run([folder](QPromise<ScanItem>& promise) {
-        const QStringList files = findModelFiles(folder);
-        promise.setProgressRange(0, int(files.size()));
+        // The GGUF helper's scanner finds the files (split parts grouped, projectors marked,
+        // symlink loops avoided); each model's header then becomes a shape.
+        ModelScanOptions options;
+        options.default_locations = false;
+        options.extra_folders = {folder.toStdString()};
+        std::atomic<bool> cancel{false};
+        const ModelScanResult found = scanForModels(
+            options,
+            [&](const ModelScanProgress& p) {
+                if (promise.isCanceled()) cancel = true;
+                promise.setProgressValueAndText(0, QString::number(p.files_seen));
+            },
+            &cancel);
+        for (const ModelScanIssue& issue : found.issues) {
+            ScanItem item;
+            item.path = qs(issue.path);
+            item.error = qs(issue.error.message);
+            promise.addResult(std::move(item));
+        }
+        std::vector<const ScannedModel*> models;
+        for (const ScannedModel& m : found.models)
+            if (!m.is_projector) models.push_back(&m);
+        promise.setProgressRange(0, int(models.size()));
         int done = 0;
-        for (const QString& f : files) {
+        for (const ScannedModel* m : models) {
             if (promise.isCanceled()) return;
             ScanItem item;
-            item.path = f;
-            auto shape = loadModelFile(f);
+            item.path = qs(m->path);
+            auto shape = loadModelFile(item.path);
             if (shape)
                 item.model = std::move(shape).value();
             else

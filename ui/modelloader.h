@@ -22,8 +22,9 @@ struct ScanItem {
 // Candidate model files below `folder`: *.gguf, the first part only of split models, sorted.
 QStringList findModelFiles(const QString& folder);
 
-// Reads every model file below `folder` on a worker thread. The future reports progress (files
-// done of files found) and one ScanItem per file; cancel() stops it between files.
+// Reads every model below `folder` on a worker thread (core/gguf/model_scanner finds them). The
+// future reports progress (models read of models found) and one ScanItem per model or per
+// unreadable file; cancel() stops it.
 QFuture<ScanItem> scanFolder(const QString& folder);
 
 } // namespace headroom::ui

@@ -280,7 +280,7 @@ SignedBytes ExpertSplitModel::cellBytes(int row, int column) const {
     const ExpertSplit& s = m_plan.rungs[size_t(row)].expert_split;
     switch (column) {
     case ExpertSlots:
-        return toSigned(satMul(s.slots, s.bytes_per_expert));
+        return toSigned(satMul(s.expert_slots, s.bytes_per_expert));
     case KvPages:
         return toSigned(satMul(s.pages, s.bytes_per_page));
     case Budget:
@@ -314,7 +314,7 @@ QVariant ExpertSplitModel::data(const QModelIndex& index, int role) const {
             return tr("No expert split at %1 (dense model or CPU only)").arg(tokensText(r.context));
         if (col == ExpertSlots)
             return tr("%1 expert slots of %2 on the GPU × %3 each = %4")
-                .arg(s.slots)
+                .arg(s.expert_slots)
                 .arg(s.total_experts)
                 .arg(bytesText(s.bytes_per_expert), exactBytesText(Bytes(cellBytes(row, col))));
         if (col == KvPages)

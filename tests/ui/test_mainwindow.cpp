@@ -13,6 +13,7 @@
 #include "whypanel.h"
 
 #include "core/catalog.h"
+#include "core/gguf/gguf_writer.h"
 #include "core/planner.h"
 
 #include <QComboBox>
@@ -235,6 +236,45 @@ private Q_SLOTS:
         QVERIFY(label->isVisible());
         QVERIFY2(label->text().contains(QStringLiteral("broken.gguf")), qPrintable(label->text()));
         QVERIFY(w.modelPicker()->recentFiles().isEmpty());
+    }
+
+    void openingAValidGgufAddsItPlansItAndRemembersIt() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny-llama.gguf"));
+        // A two-block llama: 256 wide, 4 heads of 64, 2 KV heads, 8K trained context.
+        GgufWriter g;
+        g.set("general.architecture", GgufValue::string("llama"));
+        g.set("general.name", GgufValue::string("Tiny Llama"));
+        g.set("llama.context_length", GgufValue::u32(8192));
+        g.set("llama.embedding_length", GgufValue::u32(256));
+        g.set("llama.block_count", GgufValue::u32(2));
+        g.set("llama.feed_forward_length", GgufValue::u32(512));
+        g.set("llama.attention.head_count", GgufValue::u32(4));
+        g.set("llama.attention.head_count_kv", GgufValue::u32(2));
+        g.addTensor("token_embd.weight", {256, 1000}, GgmlType::F16);
+        for (int b = 0; b < 2; ++b) {
+            const std::string blk = "blk." + std::to_string(b) + ".";
+            g.addTensor(blk + "attn_q.weight", {256, 256}, GgmlType::F16);
+            g.addTensor(blk + "attn_k.weight", {256, 128}, GgmlType::F16);
+            g.addTensor(blk + "attn_v.weight", {256, 128}, GgmlType::F16);
+            g.addTensor(blk + "attn_output.weight", {256, 256}, GgmlType::F16);
+            g.addTensor(blk + "ffn_up.weight", {256, 512}, GgmlType::F16);
+            g.addTensor(blk + "ffn_down.weight", {512, 256}, GgmlType::F16);
+        }
+        g.addTensor("output.weight", {256, 1000}, GgmlType::F16);
+        QVERIFY(g.write(path.toStdString(), true).has_value());
+
+        MainWindow w(quietConfig());
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("8GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("16GiB"));
+        QSignalSpy spy(w.controller(), &PlanController::modelChanged);
+        w.openModelFile(path);
+        QVERIFY(spy.wait(10000));
+        QVERIFY2(w.modelPicker()->errorText().isEmpty(), qPrintable(w.modelPicker()->errorText()));
+        QCOMPARE(w.controller()->model()->architecture, std::string("llama"));
+        QCOMPARE(w.controller()->model()->source, ShapeSource::GgufHeader);
+        QVERIFY(w.controller()->plan());
+        QCOMPARE(w.modelPicker()->recentFiles().value(0), QFileInfo(path).absoluteFilePath());
     }
 
     void aFolderScanReportsUnreadableFilesAndCanBeCancelled() {

@@ -44,7 +44,7 @@ Plan twoRungPlan() {
         r.speed.decode_tok_s = ctx == 32768 ? 80 : 70;
         r.speed.prefill_tok_s = ctx == 32768 ? 3000 : 2500;
         r.expert_split.applicable = true;
-        r.expert_split.slots = 96;
+        r.expert_split.expert_slots = 96;
         r.expert_split.bytes_per_expert = 8 * MiB;
         r.expert_split.pages = 10;
         r.expert_split.bytes_per_page = 64 * MiB;
