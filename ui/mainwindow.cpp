@@ -175,12 +175,17 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
         statusBar()->showMessage(tr("Remedy applied"), 4000);
     });
     // The fit column follows the machine and options (computed on a worker thread).
-    connect(m_controller, &PlanController::hardwareChanged, this, [this] {
+    // Debounced: a slider drag re-prices the whole catalog once, after the drag, and the worker
+    // never competes with the repaint of the plan the user is looking at.
+    m_fit_timer.setSingleShot(true);
+    m_fit_timer.setInterval(kFitRefreshDelayMs);
+    connect(&m_fit_timer, &QTimer::timeout, this, [this] {
         m_picker->catalogModel()->refreshFits(m_controller->hardware(), m_controller->options());
     });
-    connect(m_controller, &PlanController::optionsChanged, this, [this] {
-        m_picker->catalogModel()->refreshFits(m_controller->hardware(), m_controller->options());
-    });
+    connect(m_controller, &PlanController::hardwareChanged, &m_fit_timer,
+            qOverload<>(&QTimer::start));
+    connect(m_controller, &PlanController::optionsChanged, &m_fit_timer,
+            qOverload<>(&QTimer::start));
     // Controller -> views.
     connect(m_controller, &PlanController::planChanged, this, &MainWindow::onPlan);
     connect(m_controller, &PlanController::planFailed, this, [this](const QString& message) {

@@ -6,6 +6,7 @@
 #include "plancontroller.h"
 
 #include <QMainWindow>
+#include <QTimer>
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -21,6 +22,10 @@ class HardwarePanel;
 class ModelPicker;
 class OptionsPanel;
 class WhyPanel;
+
+// Delay before the picker's fit column is re-priced after an input changes: long enough to
+// coalesce a slider drag or typing, short enough to feel immediate. Not a knob.
+inline constexpr int kFitRefreshDelayMs = 200;
 
 struct MainWindowConfig {
     bool probe_on_start = true; // run the hardware probe when the window opens
@@ -78,7 +83,7 @@ private:
     QSplitter* m_right_splitter;
     QLabel* m_banner;
     QMenu* m_recent_menu = nullptr;
-    bool m_hardware_from_probe_pending = false;
+    QTimer m_fit_timer;
 };
 
 } // namespace headroom::ui
