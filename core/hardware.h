@@ -19,6 +19,14 @@ struct Figure {
     std::string provenance;
 };
 
+// One Vulkan memory heap as the driver reported it (kept so the UI can show split heaps).
+struct MemoryHeap {
+    Bytes size = 0;
+    bool device_local = false;
+    std::optional<Bytes> budget; // VK_EXT_memory_budget heapBudget (after clamping to size)
+    std::optional<Bytes> usage;  // VK_EXT_memory_budget heapUsage
+};
+
 struct GpuDevice {
     std::string name;
     std::string backend = "cuda"; // cuda | vulkan | metal (how llama.cpp would drive it)
@@ -34,19 +42,36 @@ struct GpuDevice {
     std::string bandwidth_provenance;
     double fp16_tflops = 0;                     // dense FP16 throughput (0 = unknown)
     std::uint32_t pcie_gen = 0, pcie_width = 0; // narrowest link on the path to the root port
+    // Added by the probe (issue 4); empty / zero when not known.
+    std::string device_type; // discrete | integrated | virtual | cpu | other ("" unknown)
+    std::string uuid;        // Vulkan deviceUUID as hex, the key that joins two drivers' views
+    std::vector<MemoryHeap> heaps;
+    std::string fp16_provenance;
+    std::string pcie_provenance;
+    std::string note; // why it is ignored, what was corrected ("budget clamped to heap size")
 };
 
 struct HardwareSnapshot {
     std::string label;  // "RTX 4090 24 GiB + 64 GiB DDR5", shown in the header
     std::string source; // "probe", "preset:rtx-4090", "file:PATH", "user"
     std::vector<GpuDevice> gpus;
+    // Devices seen but not planned for: CPU/software Vulkan drivers (llvmpipe), an iGPU next to a
+    // discrete card, a GPU whose memory size is unknown. Each says why in `note`. (issue 4)
+    std::vector<GpuDevice> ignored_devices;
     bool uma = false; // one physical pool: GPU and CPU share RAM (no separate spill room)
     Bytes ram_total = 0;
     std::optional<Bytes> ram_available; // live (MemAvailable, cgroup-limited)
     std::string ram_provenance;
     Bytes swap_total = 0;
     std::optional<Bytes> cgroup_limit; // container memory limit, when one applies
-    double host_bandwidth_gbs = 0;     // system RAM bandwidth, GB/s (0 = unknown)
+    // Added by the probe (issue 4).
+    std::string ram_available_provenance; // "MemAvailable", "cgroup v2 memory.max - usage", ...
+    std::optional<Bytes> swap_free;
+    std::string cgroup_version;        // "v1", "v2" or "" (none found)
+    std::optional<Bytes> cgroup_usage; // usage of the binding cgroup (page cache excluded)
+    std::string cpu_name;
+    std::string cpu_tflops_provenance;
+    double host_bandwidth_gbs = 0; // system RAM bandwidth, GB/s (0 = unknown)
     std::string host_bandwidth_provenance;
     double cpu_tflops = 0; // CPU FP32 throughput for prefill estimates (0 = unknown)
     unsigned cpu_threads = 0;
