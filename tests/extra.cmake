@@ -38,3 +38,29 @@ if(TARGET test_nvml_probe)
   target_compile_definitions(test_nvml_probe PRIVATE
     HEADROOM_FAKE_NVML="$<TARGET_FILE:headroom_fake_nvml>")
 endif()
+
+# --- packaging: desktop entry, AppStream metainfo, --help and man page, the .deb --------------
+set(_pkg ${PROJECT_BINARY_DIR}/packaging)
+find_program(DESKTOP_FILE_VALIDATE desktop-file-validate)
+if(DESKTOP_FILE_VALIDATE)
+  add_test(NAME packaging_desktop_file
+           COMMAND ${DESKTOP_FILE_VALIDATE} ${_pkg}/${HEADROOM_APP_ID}.desktop)
+endif()
+find_program(APPSTREAMCLI appstreamcli)
+if(APPSTREAMCLI)
+  add_test(NAME packaging_metainfo
+           COMMAND ${APPSTREAMCLI} validate --no-net --explain
+                   ${_pkg}/${HEADROOM_APP_ID}.metainfo.xml)
+endif()
+add_test(NAME packaging_cli_help_and_man
+         COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:headroom-cli> -DMAN=${_pkg}/headroom-cli.1
+                 -P ${PROJECT_SOURCE_DIR}/packaging/tests/check_help.cmake)
+find_program(DPKG_DEB dpkg-deb)
+find_program(DPKG_SHLIBDEPS dpkg-shlibdeps)
+if(DPKG_DEB AND DPKG_SHLIBDEPS)
+  add_test(NAME packaging_deb
+           COMMAND sh ${PROJECT_SOURCE_DIR}/packaging/tests/check_deb.sh ${PROJECT_BINARY_DIR}
+                   ${PROJECT_SOURCE_DIR} ${HEADROOM_INSTALL_DESKTOP})
+  set_tests_properties(packaging_deb PROPERTIES TIMEOUT 600)
+endif()
+set_tests_properties(packaging_cli_help_and_man PROPERTIES LABELS packaging)

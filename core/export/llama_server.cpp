@@ -159,7 +159,7 @@ Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOpti
     const PlanOptions& po = plan.options;
 
     LaunchCommand out;
-    out.context = rung.context;
+    out.context = rung.requested_context;
     out.verdict = rung.verdict;
 
     // llama.cpp refuses these outright; exporting them would hand the user a launch that dies.
@@ -180,7 +180,8 @@ Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOpti
     // Start from the arguments the planner priced, then complete them from the same plan.
     std::vector<std::string> args = plan.launch_args;
     removeFlag(args, kModel, true); // the model path is ours to write, first
-    if (auto e = pinValue(args, kCtx, std::to_string(rung.context))) return *e;
+    // -c is what the user asks for; llama.cpp pads it to rung.context itself.
+    if (auto e = pinValue(args, kCtx, std::to_string(rung.requested_context))) return *e;
     if (po.cache_type_k != GgmlType::F16 || findFlag(args, kCtk) >= 0)
         if (auto e = pinValue(args, kCtk, std::string(ggmlTypeName(po.cache_type_k)))) return *e;
     if (po.cache_type_v != GgmlType::F16 || findFlag(args, kCtv) >= 0)

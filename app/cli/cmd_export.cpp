@@ -1,0 +1,155 @@
+// headroom-cli export: the launch of the plan that `plan` would print, written for llama-server,
+// llama-swap, Ollama or as the plan JSON. Files are written atomically and never replaced
+// without --force.
+#include "commands.h"
+#include "export/json_export.h"
+#include "export/llama_server.h"
+#include "export/llama_swap.h"
+#include "export/ollama.h"
+#include "plan_args.h"
+#include "resources.h"
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+namespace headroom::cli {
+
+namespace {
+
+struct ExportCommand {
+    ModelFlags model;
+    HardwareFlags hardware;
+    OptionFlags options;
+    std::string to;
+    std::string output;
+    bool force = false;
+    std::string fit = "pin";
+    std::string model_path;
+    std::string server_binary = "llama-server";
+    std::string host;
+    std::string port;
+    int ttl = 0;
+    std::string swap_id;
+};
+
+int run(const ExportCommand& c) {
+    static const std::map<std::string, FitMode> fitModes = {{"pin", FitMode::Pin},
+                                                            {"fit", FitMode::LeaveToFit}};
+    const auto fit = fitModes.find(c.fit);
+    if (fit == fitModes.end())
+        return fail("export", "--fit-policy '" + c.fit + "' is not valid (accepted: pin, fit)",
+                    kExitBadArguments);
+    if (c.ttl < 0)
+        return fail("export", "--ttl must be 0 (never unload) or a number of seconds",
+                    kExitBadArguments);
+    // Refuse to clobber before spending time on planning (the write re-checks atomically).
+    std::error_code ec;
+    if (!c.output.empty() && !c.force && std::filesystem::exists(c.output, ec))
+        return fail("export", "'" + c.output + "' already exists (pass --force to replace it)",
+                    kExitBadArguments);
+
+    auto plan = buildPlan(c.model, c.hardware, c.options);
+    if (!plan) {
+        const Error& e = plan.error();
+        return fail("export", e.details.empty() ? e.message : e.message + " (" + e.details + ")",
+                    exitCodeFor(e));
+    }
+
+    LaunchExportOptions launch;
+    launch.fit = fit->second;
+    launch.model_path = c.model_path;
+    launch.server_binary = c.server_binary;
+    launch.host = c.host;
+    launch.port = c.port;
+    if (!c.options.mmproj.empty() && c.options.mmproj != "on")
+        launch.mmproj_path = c.options.mmproj;
+
+    Result<std::string> text = std::string();
+    if (c.to == "llama-server") {
+        auto l = llamaServerLaunch(*plan, launch);
+        if (l)
+            text = llamaServerScript(*l);
+        else
+            text = l.error();
+    } else if (c.to == "llama-swap") {
+        LlamaSwapOptions so;
+        so.ttl_seconds = c.ttl;
+        text = llamaSwapYaml({{*plan, c.swap_id, launch}}, so);
+    } else if (c.to == "ollama") {
+        OllamaExportOptions oo;
+        oo.model_path = c.model_path;
+        auto mf = ollamaModelfile(*plan, oo);
+        if (mf)
+            text = mf->text;
+        else
+            text = mf.error();
+    } else {
+        text = planJsonText(*plan);
+    }
+    if (!text) {
+        const Error& e = text.error();
+        return fail("export", e.details.empty() ? e.message : e.message + " (" + e.details + ")",
+                    exitCodeFor(e));
+    }
+
+    if (c.output.empty() || c.output == "-") {
+        std::cout << *text;
+        return std::cout.good() ? kExitOk : kExitUnreadableInput;
+    }
+    auto written = writeFileAtomically(c.output, *text, c.force);
+    if (!written) {
+        const Error& e = written.error();
+        return fail("export", e.details.empty() ? e.message : e.message + " (" + e.details + ")",
+                    exitCodeFor(e));
+    }
+    if (c.to == "llama-server") {
+        // A launch script is meant to be run.
+        std::filesystem::permissions(c.output,
+                                     std::filesystem::perms::owner_exec |
+                                         std::filesystem::perms::group_exec |
+                                         std::filesystem::perms::others_exec,
+                                     std::filesystem::perm_options::add, ec);
+    }
+    std::cerr << "headroom-cli export: wrote " << c.output << "\n";
+    return kExitOk;
+}
+
+CommandRegistrar reg(
+    "export", "write the planned launch for llama-server, llama-swap, Ollama or as JSON",
+    [](CLI::App& sub) -> std::function<int()> {
+        auto cmd = std::make_shared<ExportCommand>();
+        sub.add_option("--to", cmd->to, "what to write: llama-server, llama-swap, ollama or json")
+            ->required()
+            ->check(CLI::IsMember({"llama-server", "llama-swap", "ollama", "json"}));
+        sub.add_option("-o,--output", cmd->output, "write to FILE (atomically) instead of stdout");
+        sub.add_flag("--force", cmd->force, "replace FILE when it already exists");
+        auto* g = sub.add_option_group("Export", "how the launch is written");
+        g->add_option("--fit-policy", cmd->fit,
+                      "pin: write every planned placement flag and --fit off (default); fit: "
+                      "pin -c and the cache flags, leave layer placement to llama.cpp's --fit");
+        g->add_option("--model-path", cmd->model_path,
+                      "the GGUF path to write (default: the MODEL file; a catalog model gets a "
+                      "placeholder to replace)");
+        g->add_option("--server-binary", cmd->server_binary,
+                      "the llama-server program to run (default: llama-server)");
+        g->add_option("--host", cmd->host, "llama-server --host (llama-server target)");
+        g->add_option("--port", cmd->port, "llama-server --port (llama-server target)");
+        g->add_option("--ttl", cmd->ttl,
+                      "llama-swap: seconds idle before unloading, 0 = never (default 0)");
+        g->add_option("--swap-id", cmd->swap_id,
+                      "llama-swap: the model id (default: catalog id or GGUF file name)");
+        addModelFlags(sub, cmd->model);
+        addHardwareFlags(sub, cmd->hardware);
+        addOptionFlags(sub, cmd->options);
+        sub.footer(
+            "The exported launch is the chosen rung of the plan `headroom-cli plan` prints for "
+            "the same flags.\nExit codes: 0 written, 2 bad arguments (also: FILE exists without "
+            "--force, or the plan refuses every context so there is nothing to launch), 3 "
+            "unreadable input or unwritable FILE, 4 probe failed.");
+        return [cmd]() -> int { return run(*cmd); };
+    });
+
+} // namespace
+
+} // namespace headroom::cli

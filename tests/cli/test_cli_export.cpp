@@ -1,0 +1,178 @@
+// headroom-cli export: the CLI contract — every target writes what the core exporters produce,
+// files are written atomically and never replaced without --force, bad arguments exit 2.
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+// A catalog model on a 24 GiB card: Llama 3.1 8B fits at 128K (the `plan` command's answer).
+const QStringList kPlanFlags = {QStringLiteral("--model"), QStringLiteral("llama-3.1-8b-instruct"),
+                                QStringLiteral("--vram"),  QStringLiteral("24GiB"),
+                                QStringLiteral("--ram"),   QStringLiteral("64GiB")};
+
+Run cli(QStringList args) {
+    QProcess p;
+    p.start(QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli"), args);
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+Run exportTo(const QString& to, QStringList extra = {}) {
+    QStringList args = {QStringLiteral("export"), QStringLiteral("--to"), to};
+    args << kPlanFlags << extra;
+    return cli(args);
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCliExport : public QObject {
+    Q_OBJECT
+private slots:
+    void llamaServerScriptGoesToStdoutByDefault() {
+        const Run r = exportTo(QStringLiteral("llama-server"));
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("#!/bin/sh\n"));
+        QVERIFY(r.out.contains("exec llama-server"));
+        QVERIFY(r.out.contains("-c 131072"));
+        QVERIFY(r.out.contains("fit: off"));
+    }
+
+    void outputFileHoldsExactlyWhatStdoutWouldAndIsExecutable() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("launch.sh"));
+        const Run stdoutRun = exportTo(QStringLiteral("llama-server"));
+        const Run fileRun = exportTo(QStringLiteral("llama-server"), {QStringLiteral("-o"), path});
+        QCOMPARE(fileRun.code, 0);
+        QVERIFY(fileRun.out.isEmpty());
+        QCOMPARE(readAll(path), stdoutRun.out);
+        QVERIFY(QFileInfo(path).isExecutable());
+        // Atomic write: the temporary file was renamed into place, nothing else is left.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("launch.sh")});
+    }
+
+    void existingFileIsNotReplacedWithoutForce() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("Modelfile"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("mine\n");
+        }
+        const Run refused = exportTo(QStringLiteral("ollama"), {QStringLiteral("-o"), path});
+        QCOMPARE(refused.code, 2);
+        QVERIFY(refused.err.contains("already exists"));
+        QCOMPARE(readAll(path), QByteArray("mine\n"));
+        const Run forced = exportTo(QStringLiteral("ollama"),
+                                    {QStringLiteral("-o"), path, QStringLiteral("--force")});
+        QCOMPARE(forced.code, 0);
+        QVERIFY(readAll(path).contains("PARAMETER num_ctx 131072"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("Modelfile")});
+    }
+
+    void unknownTargetExitsTwo() {
+        const Run r = exportTo(QStringLiteral("lmstudio"));
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--to"));
+    }
+
+    void missingTargetExitsTwo() {
+        QStringList args = {QStringLiteral("export")};
+        args << kPlanFlags;
+        QCOMPARE(cli(args).code, 2);
+    }
+
+    void badFitPolicyExitsTwo() {
+        const Run r = exportTo(QStringLiteral("llama-server"),
+                               {QStringLiteral("--fit-policy"), QStringLiteral("auto")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--fit-policy"));
+    }
+
+    void unwritableDestinationExitsThree() {
+        const Run r =
+            exportTo(QStringLiteral("json"),
+                     {QStringLiteral("-o"), QStringLiteral("/nonexistent-dir/plan.json")});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains("/nonexistent-dir/plan.json"));
+    }
+
+    void refusedPlanHasNothingToLaunchAndExitsTwo() {
+        // 1 GiB of VRAM and 2 GiB of RAM cannot hold an 8B model's ~4.6 GiB of weights.
+        const Run r =
+            cli({QStringLiteral("export"), QStringLiteral("--to"), QStringLiteral("llama-server"),
+                 QStringLiteral("--model"), QStringLiteral("llama-3.1-8b-instruct"),
+                 QStringLiteral("--vram"), QStringLiteral("1GiB"), QStringLiteral("--ram"),
+                 QStringLiteral("2GiB")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("nothing to export"));
+    }
+
+    void llamaSwapOutputIsYamlWithThePortMacroAndTtl() {
+        const Run r = exportTo(QStringLiteral("llama-swap"),
+                               {QStringLiteral("--ttl"), QStringLiteral("600"),
+                                QStringLiteral("--swap-id"), QStringLiteral("llama8b")});
+        QCOMPARE(r.code, 0);
+        const YAML::Node root = YAML::Load(r.out.toStdString());
+        const YAML::Node m = root["models"]["llama8b"];
+        QVERIFY(m.IsMap());
+        QCOMPARE(m["ttl"].as<int>(), 600);
+        QVERIFY(m["cmd"].as<std::string>().find("--port ${PORT}") != std::string::npos);
+        QCOMPARE(m["metadata"]["headroom"]["context"].as<unsigned>(), 131072u);
+    }
+
+    void jsonOutputIsThePlanSchemaSameAsPlanJson() {
+        const Run r = exportTo(QStringLiteral("json"));
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("headroom.plan/1"));
+        QStringList planArgs = {QStringLiteral("plan"), QStringLiteral("--json")};
+        planArgs << kPlanFlags;
+        const Run plan = cli(planArgs);
+        QCOMPARE(plan.code, 0);
+        QCOMPARE(j, nlohmann::json::parse(plan.out.toStdString()));
+    }
+
+    void fitPolicyFitLeavesPlacementToLlamaCpp() {
+        const Run r = exportTo(QStringLiteral("llama-server"),
+                               {QStringLiteral("--fit-policy"), QStringLiteral("fit")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("--fit on"));
+        QVERIFY(!r.out.contains("-ngl"));
+        // Margin of a 24 GiB card: 9 % of 24 GiB = 2211.84 MiB, rounded up to 2212.
+        QVERIFY(r.out.contains("--fit-target 2212"));
+    }
+
+    void helpNamesEveryTargetAndTheExitCodes() {
+        const Run r = cli({QStringLiteral("export"), QStringLiteral("--help")});
+        QCOMPARE(r.code, 0);
+        for (const char* t :
+             {"llama-server", "llama-swap", "ollama", "json", "--force", "Exit codes"})
+            QVERIFY2(r.out.contains(t), t);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCliExport)
+#include "test_cli_export.moc"
