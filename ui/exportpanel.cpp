@@ -1,7 +1,9 @@
 #include "exportpanel.h"
 
+#include "core/export/json_export.h"
 #include "core/export/llama_server.h"
-#include "core/plan_json.h"
+#include "core/export/llama_swap.h"
+#include "core/export/ollama.h"
 #include "core/resources.h"
 
 #include <QApplication>
@@ -26,6 +28,8 @@ ExportPanel::ExportPanel(QWidget* parent) : QWidget(parent) {
     m_format->setToolTip(tr("What to export for the chosen rung"));
     m_format->addItem(tr("llama-server command"), LlamaServerLine);
     m_format->addItem(tr("llama-server script"), LlamaServerScript);
+    m_format->addItem(tr("llama-swap YAML"), LlamaSwapYaml);
+    m_format->addItem(tr("Ollama Modelfile"), OllamaModelfile);
     m_format->addItem(tr("Plan JSON"), PlanJson);
     m_fit = new QComboBox;
     m_fit->setObjectName(QStringLiteral("exportFitCombo"));
@@ -106,11 +110,28 @@ QString ExportPanel::text() const {
 void ExportPanel::render() {
     if (!m_has_plan) return;
     const auto format = Format(m_format->currentData().toInt());
-    m_fit->setEnabled(format != PlanJson);
+    m_fit->setEnabled(format == LlamaServerLine || format == LlamaServerScript ||
+                      format == LlamaSwapYaml);
     QString out;
     bool ok = true;
     if (format == PlanJson) {
-        out = qs(planToJson(m_plan).dump(2));
+        out = qs(planJsonText(m_plan));
+    } else if (format == LlamaSwapYaml) {
+        SwapModel model;
+        model.plan = m_plan;
+        model.launch.fit = FitMode(m_fit->currentData().toInt());
+        Result<std::string> yaml = llamaSwapYaml({model}, LlamaSwapOptions{});
+        ok = yaml.has_value();
+        out = ok ? qs(*yaml) : tr("# Nothing to export: %1").arg(qs(yaml.error().message));
+    } else if (format == OllamaModelfile) {
+        Result<headroom::OllamaModelfile> mf = ollamaModelfile(m_plan, OllamaExportOptions{});
+        ok = mf.has_value();
+        out = ok ? qs(mf->text) : tr("# Nothing to export: %1").arg(qs(mf.error().message));
+        if (ok && !mf->server_env.empty()) {
+            out += tr("\n# Set for `ollama serve`:");
+            for (const std::string& e : mf->server_env)
+                out += QStringLiteral("\n# ") + qs(e);
+        }
     } else {
         LaunchExportOptions o;
         o.fit = FitMode(m_fit->currentData().toInt());

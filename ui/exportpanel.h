@@ -1,6 +1,7 @@
-// Export panel: the chosen rung as a llama-server command line or script, or the whole plan as
-// JSON (and llama-swap / Ollama once core/export has them); copy to the clipboard or save
-// (atomically, never replacing a file without asking).
+// Export panel: the chosen rung as a llama-server command line or script, a llama-swap YAML
+// entry, an Ollama Modelfile, or the whole plan as JSON — all from core/export, so the flags
+// are the ones that were priced; copy to the clipboard or save (atomically, never replacing a
+// file without asking).
 #pragma once
 
 #include "metatypes.h"
@@ -18,7 +19,7 @@ namespace headroom::ui {
 class ExportPanel : public QWidget {
     Q_OBJECT
 public:
-    enum Format { LlamaServerLine, LlamaServerScript, PlanJson };
+    enum Format { LlamaServerLine, LlamaServerScript, LlamaSwapYaml, OllamaModelfile, PlanJson };
     explicit ExportPanel(QWidget* parent = nullptr);
 
     void setPlan(const Plan& plan);

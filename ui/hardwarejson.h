@@ -1,6 +1,6 @@
-// HardwareSnapshot <-> JSON for saved profiles and for reading `headroom-cli probe --json`.
-// Keys are the struct's field names (the names validateSnapshot() reports), byte counts are
-// integers, and an unknown live figure is absent or null — never 0, which would mean "full".
+// HardwareSnapshot <-> JSON for saved profiles, the saved window state and reading
+// `headroom-cli probe --json`: Qt-typed wrappers over core/hardware_json.h, so the GUI writes
+// exactly the files the CLI reads (`--hardware FILE.json`).
 #pragma once
 
 #include "core/hardware.h"
@@ -12,8 +12,7 @@
 namespace headroom::ui {
 
 QJsonObject snapshotToJson(const HardwareSnapshot& hw);
-// Accepts a bare snapshot object or one wrapped as {"hardware": {...}} (the probe's document);
-// names the first malformed field.
+// Names the first malformed field.
 Result<HardwareSnapshot> snapshotFromJson(const QByteArray& json);
 Result<HardwareSnapshot> snapshotFromJsonObject(const QJsonObject& object);
 

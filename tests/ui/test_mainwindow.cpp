@@ -178,6 +178,63 @@ private Q_SLOTS:
         QCOMPARE(w.optionsPanel()->options().cache_type_v, remedy.options.cache_type_v);
     }
 
+    void everyExportFormatComesFromTheChosenRung() {
+        QTemporaryDir dir;
+        MainWindow w(quietConfig());
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        selectRow(w, QStringLiteral("llama-3.1-8b-instruct"));
+        const Plan plan = *w.controller()->plan();
+        QVERIFY(!plan.decision.refused);
+        const QString ctx = QString::number(plan.decision.context);
+        auto* format = child<QComboBox>(&w, "exportFormatCombo");
+        auto* text = child<QPlainTextEdit>(&w, "exportText");
+        const std::pair<ExportPanel::Format, QString> expected[] = {
+            {ExportPanel::LlamaServerLine, QStringLiteral("-c ") + ctx},
+            {ExportPanel::LlamaServerScript, QStringLiteral("#!/bin/sh")},
+            {ExportPanel::LlamaSwapYaml, QStringLiteral("models:")},
+            {ExportPanel::OllamaModelfile, QStringLiteral("num_ctx ") + ctx},
+            {ExportPanel::PlanJson, QStringLiteral("headroom.plan/1")},
+        };
+        for (const auto& [f, marker] : expected) {
+            format->setCurrentIndex(format->findData(int(f)));
+            QVERIFY2(text->toPlainText().contains(marker), qPrintable(text->toPlainText()));
+        }
+        // Saving is atomic and never replaces a file unless asked.
+        const QString path = dir.filePath(QStringLiteral("plan.json"));
+        QVERIFY(w.exportPanel()->saveTo(path, false).has_value());
+        QVERIFY(!w.exportPanel()->saveTo(path, false).has_value());
+        QVERIFY(w.exportPanel()->saveTo(path, true).has_value());
+    }
+
+    void aPresetReplacesTheMachine() {
+        MainWindow w(quietConfig());
+        auto* presets = child<QComboBox>(&w, "presetCombo");
+        if (presets->count() < 2) QSKIP("this build has no preset list");
+        const QString id = presets->itemData(1).toString();
+        QVERIFY(w.hardwarePanel()->selectPreset(id));
+        QCOMPARE(qs(w.controller()->hardware().source), QStringLiteral("preset:") + id);
+    }
+
+    void theRealProbeGivesAMachineToPlanFor() {
+        const QString cli = QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli");
+        if (!QFileInfo(cli).isExecutable()) QSKIP("headroom-cli is not built");
+        MainWindowConfig c = quietConfig();
+        c.probe_program = cli;
+        c.probe_arguments = {QStringLiteral("probe"), QStringLiteral("--json")};
+        MainWindow w(c);
+        QSignalSpy done(w.hardwarePanel(), &HardwarePanel::snapshotChanged);
+        QSignalSpy failed(w.hardwarePanel(), &HardwarePanel::errorOccurred);
+        w.hardwarePanel()->startProbe();
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, 20000);
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+        // Whatever this machine is, the probe found its RAM and the default model is planned.
+        QVERIFY(w.controller()->hardware().ram_total > 0);
+        QVERIFY(w.controller()->plan());
+        QVERIFY(!child<QLabel>(&w, "hardwareLabel")->text().isEmpty());
+    }
+
     void aFailingProbeIsExplainedInTheWindow() {
         MainWindowConfig c = quietConfig();
         c.probe_program = QStringLiteral("/bin/false");
