@@ -79,6 +79,8 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
     m_presets =
         named(new QComboBox, "presetCombo", tr("Hardware preset"),
               tr("Plan for a machine you do not have: built-in presets with cited figures"));
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_presets->setMinimumContentsLength(16);
     m_vram = named(new QLineEdit, "vramEdit", tr("VRAM per GPU"),
                    tr("VRAM of each GPU, comma-separated: 24GiB or 24GiB,12GiB; 0 for CPU only"));
     m_vram->setPlaceholderText(tr("VRAM e.g. 24GiB,12GiB"));

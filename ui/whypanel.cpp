@@ -224,7 +224,8 @@ void WhyPanel::render() {
                 : tr("→ %1%2").arg(qs(remedy.label),
                                    remedy.fixes ? QStringLiteral(" ✓") : QString());
         // '&' in a label would turn into a keyboard mnemonic.
-        auto* b = new QPushButton(QString(text).replace(QLatin1Char('&'), QStringLiteral("&&")), m_remedy_box);
+        auto* b = new QPushButton(QString(text).replace(QLatin1Char('&'), QStringLiteral("&&")),
+                                  m_remedy_box);
         b->setObjectName(QStringLiteral("remedyButton%1").arg(i++));
         b->setAccessibleName(tr("Apply remedy: %1").arg(qs(remedy.label)));
         b->setToolTip(

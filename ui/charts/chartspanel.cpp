@@ -17,6 +17,7 @@
 
 #include <QApplication>
 #include <QCursor>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QPainter>
@@ -104,15 +105,19 @@ void showToolTip(const QAbstractItemModel* model, int row, int column) {
     QToolTip::showText(QCursor::pos(), model->index(row, column).data(Qt::ToolTipRole).toString());
 }
 
+void styleBudget(QLineSeries* line) {
+    QPen pen(QColor(0xc0, 0x39, 0x2b));
+    pen.setWidthF(2.0);
+    pen.setStyle(Qt::DashLine);
+    line->setPen(pen);
+}
+
 // Budget drawn over bars: a line series mapped from (Index, Budget).
 QLineSeries* budgetLine(QAbstractItemModel* model, int indexColumn, int budgetColumn,
                         QChart* chart) {
     auto* line = new QLineSeries(chart);
     line->setName(QObject::tr("Budget"));
-    QPen pen(QColor(0xc0, 0x39, 0x2b));
-    pen.setWidthF(2.0);
-    pen.setStyle(Qt::DashLine);
-    line->setPen(pen);
+    styleBudget(line);
     line->setPointsVisible(true);
     auto* mapper = new QVXYModelMapper(line);
     mapper->setModel(model);
@@ -397,6 +402,37 @@ void ChartsPanel::setPlan(const Plan& plan) {
 
 void ChartsPanel::clear() {
     setPlan(Plan{});
+}
+
+void ChartsPanel::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() != QEvent::PaletteChange && e->type() != QEvent::ApplicationPaletteChange) return;
+    for (QChartView* v : chartViews()) {
+        // setTheme() resets series colours: keep the term colours the legend promises.
+        QList<QColor> colours;
+        for (QAbstractSeries* s : v->chart()->series())
+            if (auto* bars = qobject_cast<QStackedBarSeries*>(s))
+                for (QBarSet* set : bars->barSets())
+                    colours << set->color();
+        styleChart(v->chart());
+        for (QAbstractAxis* a : v->chart()->axes())
+            styleAxis(a);
+        int i = 0;
+        for (QAbstractSeries* s : v->chart()->series()) {
+            if (auto* line = qobject_cast<QLineSeries*>(s); line && line->name() == tr("Budget"))
+                styleBudget(line);
+            if (auto* chosen = qobject_cast<QScatterSeries*>(s))
+                chosen->setColor(QColor(0xf1, 0xc4, 0x0f));
+        }
+        for (QAbstractSeries* s : v->chart()->series())
+            if (auto* bars = qobject_cast<QStackedBarSeries*>(s))
+                for (QBarSet* set : bars->barSets())
+                    if (i < colours.size()) set->setColor(colours[i++]);
+    }
+}
+
+QColor ChartsPanel::chartBackground() const {
+    return m_speed_view->chart()->backgroundBrush().color();
 }
 
 QChartView* ChartsPanel::currentChartView() const {

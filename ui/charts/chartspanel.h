@@ -38,6 +38,8 @@ public:
     // The chart on the visible tab (what Save chart writes).
     QChartView* currentChartView() const;
     QList<QChartView*> chartViews() const;
+    // The background the charts are drawn on (follows the palette).
+    QColor chartBackground() const;
 
     // Writes the visible chart; the format follows the suffix (.png or .svg). Atomic.
     Result<bool> saveCurrentChart(const QString& path) const;
@@ -45,6 +47,10 @@ public:
 Q_SIGNALS:
     // A bar or point was clicked: the row of that rung.
     void rungActivated(int row);
+
+protected:
+    // Follows the system's light/dark palette while running.
+    void changeEvent(QEvent* e) override;
 
 private:
     void rebuildMemoryCharts(int devices);
