@@ -16,6 +16,12 @@ bool isChosen(const Plan& plan, int row) {
     return !plan.decision.refused && plan.decision.rung_index == row;
 }
 
+// Same rows and devices: a new plan can be shown by changing values only.
+bool samePlanLayout(const Plan& a, const Plan& b) {
+    return a.rungs.front().devices.size() == b.rungs.front().devices.size() &&
+           a.hardware.uma == b.hardware.uma;
+}
+
 } // namespace
 
 QString rungLabel(const Plan& plan, int row) {
@@ -32,6 +38,15 @@ RungMemoryModel::RungMemoryModel(int device, QObject* parent)
     : QAbstractTableModel(parent), m_device(device) {}
 
 void RungMemoryModel::setPlan(const Plan& plan) {
+    // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
+    // move bars instead of rebuilding every bar set — the difference between a frame and two.
+    if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
+        samePlanLayout(plan, m_plan)) {
+        m_plan = plan;
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+        return;
+    }
     beginResetModel();
     m_plan = plan;
     endResetModel();
@@ -193,6 +208,15 @@ QVariant RungMemoryModel::headerData(int section, Qt::Orientation o, int role) c
 SpeedModel::SpeedModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void SpeedModel::setPlan(const Plan& plan) {
+    // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
+    // move bars instead of rebuilding every bar set — the difference between a frame and two.
+    if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
+        samePlanLayout(plan, m_plan)) {
+        m_plan = plan;
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+        return;
+    }
     beginResetModel();
     m_plan = plan;
     endResetModel();
@@ -256,6 +280,15 @@ QVariant SpeedModel::headerData(int section, Qt::Orientation o, int role) const 
 ExpertSplitModel::ExpertSplitModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ExpertSplitModel::setPlan(const Plan& plan) {
+    // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
+    // move bars instead of rebuilding every bar set — the difference between a frame and two.
+    if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
+        samePlanLayout(plan, m_plan)) {
+        m_plan = plan;
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+        return;
+    }
     beginResetModel();
     m_plan = plan;
     endResetModel();

@@ -102,6 +102,23 @@ private Q_SLOTS:
         QVERIFY2(tip.contains(QStringLiteral("catalog entry")), qPrintable(tip));
     }
 
+    void aNewPlanWithTheSameRungsUpdatesValuesInPlace() {
+        RungMemoryModel model(0);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPlan(twoRungPlan());
+        Plan next = twoRungPlan();
+        next.rungs[1].devices[0].terms.kv_k = 1 * GiB; // q8_0-like: K halves from 2 GiB to 1 GiB
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+        model.setPlan(next);
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(changes.count(), 1);
+        // KV at 64K = 1 GiB K + 2 GiB V = 3 GiB.
+        QCOMPARE(model.index(1, RungMemoryModel::Kv).data(BytesRole).toLongLong(),
+                 qlonglong(3 * GiB));
+    }
+
     void hostModelShowsWhatLandsInRam() {
         RungMemoryModel model(RungMemoryModel::kHost);
         QAbstractItemModelTester tester(&model,

@@ -202,25 +202,25 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         prefill->attachAxis(x);
         prefill->attachAxis(yPrefill);
         // Axes and the highlighted launch point follow the model (read from it, never stored).
-        connect(
-            m_speed_model, &QAbstractItemModel::modelReset, chart,
-            [this, x, yDecode, yPrefill, chosen] {
-                for (const QString& l : x->categoriesLabels())
-                    x->remove(l);
-                chosen->clear();
-                const int n = m_speed_model->rowCount();
-                for (int r = 0; r < n; ++r) {
-                    x->append(m_speed_model->index(r, SpeedModel::Label).data().toString(), r);
-                    if (m_speed_model->index(r, 0).data(ChosenRole).toBool())
-                        chosen->append(
-                            r, m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
-                }
-                x->setRange(-0.25, std::max(0.25, n - 0.75));
-                yDecode->setRange(
-                    0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Decode}, false) * 1.1));
-                yPrefill->setRange(
-                    0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
-            });
+        auto speedAxes = [this, x, yDecode, yPrefill, chosen] {
+            for (const QString& l : x->categoriesLabels())
+                x->remove(l);
+            chosen->clear();
+            const int n = m_speed_model->rowCount();
+            for (int r = 0; r < n; ++r) {
+                x->append(m_speed_model->index(r, SpeedModel::Label).data().toString(), r);
+                if (m_speed_model->index(r, 0).data(ChosenRole).toBool())
+                    chosen->append(r,
+                                   m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
+            }
+            x->setRange(-0.25, std::max(0.25, n - 0.75));
+            yDecode->setRange(
+                0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Decode}, false) * 1.1));
+            yPrefill->setRange(
+                0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
+        };
+        connect(m_speed_model, &QAbstractItemModel::modelReset, chart, speedAxes);
+        connect(m_speed_model, &QAbstractItemModel::dataChanged, chart, speedAxes);
         m_speed_view = new QChartView(chart, m_tabs);
         m_speed_view->setObjectName(QStringLiteral("speedChart"));
         m_speed_view->setAccessibleName(tr("Speed vs context chart"));
@@ -269,14 +269,16 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
                 });
         connect(series, &QStackedBarSeries::clicked, this,
                 [this](int row, QBarSet*) { Q_EMIT rungActivated(row); });
-        connect(m_expert_model, &QAbstractItemModel::modelReset, chart, [this, x, y] {
+        auto expertAxes = [this, x, y] {
             x->setCategories(categoriesFrom(m_expert_model, ExpertSplitModel::Label));
             const double top = std::max(
                 columnMax(m_expert_model,
                           {ExpertSplitModel::ExpertSlots, ExpertSplitModel::KvPages}, true),
                 columnMax(m_expert_model, {ExpertSplitModel::Budget}, false));
             y->setRange(0, std::max(1.0, top * 1.08));
-        });
+        };
+        connect(m_expert_model, &QAbstractItemModel::modelReset, chart, expertAxes);
+        connect(m_expert_model, &QAbstractItemModel::dataChanged, chart, expertAxes);
         m_expert_view = new QChartView(chart, m_tabs);
         m_expert_view->setObjectName(QStringLiteral("expertChart"));
         m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
@@ -339,9 +341,10 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
         y->applyNiceNumbers();
     };
     connect(model, &QAbstractItemModel::modelReset, chart, relabel);
+    connect(model, &QAbstractItemModel::dataChanged, chart, relabel);
     // Terms that are zero on every rung (no experts in a dense model, no recurrent state
     // without SSM layers) stay out of the legend so the ones that matter fit.
-    connect(model, &QAbstractItemModel::modelReset, chart, [model, chart, series] {
+    auto legendFilter = [model, chart, series] {
         const QList<QBarSet*> sets = series->barSets();
         for (int i = 0; i < sets.size(); ++i) {
             bool any = false;
@@ -350,7 +353,9 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
             for (QLegendMarker* m : chart->legend()->markers(series))
                 if (m->label() == sets[i]->label()) m->setVisible(any);
         }
-    });
+    };
+    connect(model, &QAbstractItemModel::modelReset, chart, legendFilter);
+    connect(model, &QAbstractItemModel::dataChanged, chart, legendFilter);
     relabel();
     auto* view = new QChartView(chart, m_memory_page);
     view->setRenderHint(QPainter::Antialiasing);
