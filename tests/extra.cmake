@@ -56,3 +56,8 @@ if(DPKG_DEB AND DPKG_SHLIBDEPS)
   set_tests_properties(packaging_deb PROPERTIES TIMEOUT 600)
 endif()
 set_tests_properties(packaging_cli_help_and_man PROPERTIES LABELS packaging)
+
+# The main-window test runs the real probe (headroom-cli probe --json) as a child process.
+if(TARGET test_mainwindow AND TARGET headroom-cli)
+  add_dependencies(test_mainwindow headroom-cli)
+endif()

@@ -1,0 +1,492 @@
+// Drives the real main window by objectName, the way a user (or an accessibility tool) would:
+// type the hardware, pick a model, move the context slider, change the cache type, click a
+// remedy — and checks the charts' data and the why-refused text against the planner's own
+// numbers for the same inputs. Also: a broken probe and a corrupt GGUF end up as errors in the
+// window, and the README screenshot is taken here.
+#include "charts/chartspanel.h"
+#include "exportpanel.h"
+#include "hardwarepanel.h"
+#include "mainwindow.h"
+#include "modelpicker.h"
+#include "optionspanel.h"
+#include "rungmodels.h"
+#include "whypanel.h"
+
+#include "core/catalog.h"
+#include "core/gguf/gguf_writer.h"
+#include "core/planner.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace headroom;
+using namespace headroom::ui;
+
+namespace {
+
+MainWindowConfig quietConfig() {
+    MainWindowConfig c;
+    c.probe_on_start = false;
+    c.restore_state = false;
+    return c;
+}
+
+template <typename T>
+T* child(QWidget* w, const char* name) {
+    T* c = w->findChild<T*>(QLatin1String(name));
+    if (!c) qFatal("no child %s", name);
+    return c;
+}
+
+void typeInto(QLineEdit* edit, const QString& text) {
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
+}
+
+// What the planner says for the window's current inputs.
+Plan expectedPlan(MainWindow& w) {
+    auto p =
+        makePlan(*w.controller()->model(), w.controller()->hardware(), w.controller()->options());
+    if (!p) qFatal("planner failed: %s", p.error().message.c_str());
+    return *p;
+}
+
+void selectRow(MainWindow& w, const QString& id) {
+    auto* table = child<QTableView>(&w, "modelTable");
+    auto* proxy = static_cast<QSortFilterProxyModel*>(table->model());
+    const int row = w.modelPicker()->catalogModel()->rowOfId(id);
+    QVERIFY(row >= 0);
+    const QModelIndex index = proxy->mapFromSource(w.modelPicker()->catalogModel()->index(row, 0));
+    table->setFocus();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void typedHardwareAndAPickedModelGiveThePlannersNumbers() {
+        MainWindow w(quietConfig());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        QCOMPARE(w.controller()->hardware().gpus.size(), size_t(1));
+        QCOMPARE(w.controller()->hardware().gpus[0].total_bytes, 24 * GiB);
+        selectRow(w, QStringLiteral("qwen3-14b"));
+        QVERIFY(w.controller()->plan());
+        QCOMPARE(qs(w.controller()->model()->id), QStringLiteral("qwen3-14b"));
+
+        const Plan expected = expectedPlan(w);
+        RungMemoryModel* gpu = w.chartsPanel()->memoryModel(0);
+        QCOMPARE(gpu->rowCount(), int(expected.rungs.size()));
+        for (int r = 0; r < gpu->rowCount(); ++r) {
+            QCOMPARE(gpu->index(r, RungMemoryModel::Kv).data(BytesRole).toLongLong(),
+                     qlonglong(expected.rungs[size_t(r)].devices[0].terms.kv()));
+            QCOMPARE(gpu->index(r, RungMemoryModel::Budget).data(BytesRole).toLongLong(),
+                     qlonglong(expected.rungs[size_t(r)].devices[0].budget_bytes));
+        }
+        QVERIFY(w.errorText().isEmpty());
+        QVERIFY(!child<QLabel>(&w, "whySentence")->text().isEmpty());
+        QVERIFY(child<QPlainTextEdit>(&w, "exportText")
+                    ->toPlainText()
+                    .contains(QStringLiteral("llama-server")));
+    }
+
+    void movingTheSliderAndTheCacheTypeReplansAndRewritesTheWhyText() {
+        MainWindow w(quietConfig());
+        w.show();
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("16GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("32GiB"));
+        selectRow(w, QStringLiteral("llama-3.1-8b-instruct"));
+        QVERIFY(w.controller()->plan());
+
+        // The slider's last stop is the largest ladder rung: -c becomes that rung.
+        auto* slider = child<QSlider>(&w, "contextSlider");
+        const std::vector<std::uint32_t> rungs = w.optionsPanel()->rungs();
+        QVERIFY(rungs.size() >= 2);
+        slider->setFocus();
+        QTest::keyClick(slider, Qt::Key_End);
+        QCOMPARE(w.controller()->options().context.value_or(0), rungs.back());
+        Plan expected = expectedPlan(w);
+        int row = -1;
+        for (size_t i = 0; i < expected.rungs.size(); ++i)
+            if (expected.rungs[i].requested_context == rungs.back()) row = int(i);
+        QVERIFY(row >= 0);
+        QCOMPARE(w.whyPanel()->selectedRung(), row);
+        const QString before = w.whyPanel()->sentence();
+        QCOMPARE(before, rungSentence(expected, row));
+        const qlonglong kvF16 = w.chartsPanel()
+                                    ->memoryModel(0)
+                                    ->index(row, RungMemoryModel::Kv)
+                                    .data(BytesRole)
+                                    .toLongLong();
+
+        // q8_0 K cache: K rows shrink from 2 to 34/32 bytes per element, so KV falls.
+        auto* ctk = child<QComboBox>(&w, "cacheTypeKCombo");
+        ctk->setFocus();
+        ctk->setCurrentIndex(ctk->findText(QStringLiteral("q8_0")));
+        QCOMPARE(w.controller()->options().cache_type_k, GgmlType::Q8_0);
+        expected = expectedPlan(w);
+        const qlonglong kvQ8 = w.chartsPanel()
+                                   ->memoryModel(0)
+                                   ->index(row, RungMemoryModel::Kv)
+                                   .data(BytesRole)
+                                   .toLongLong();
+        QCOMPARE(kvQ8, qlonglong(expected.rungs[size_t(row)].devices[0].terms.kv()));
+        QVERIFY(kvQ8 < kvF16);
+        QCOMPARE(w.whyPanel()->sentence(), rungSentence(expected, row));
+        if (expected.rungs[size_t(row)].refusal)
+            QVERIFY(w.whyPanel()->numbersText().contains(
+                bytesText(expected.rungs[size_t(row)].refusal->needed_bytes)));
+    }
+
+    void clickingARemedyAppliesItsOptions() {
+        MainWindow w(quietConfig());
+        w.show();
+        // 8 GiB card, 16 GiB RAM and a 32B model at its largest rung: refused with remedies.
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("8GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("16GiB"));
+        selectRow(w, QStringLiteral("qwen3-32b"));
+        auto* slider = child<QSlider>(&w, "contextSlider");
+        slider->setFocus();
+        QTest::keyClick(slider, Qt::Key_End);
+        const Plan plan = *w.controller()->plan();
+        const Rung& rung = plan.rungs[size_t(w.whyPanel()->selectedRung())];
+        QVERIFY(rung.refusal);
+        if (rung.refusal->remedies.empty()) QSKIP("the planner offers no remedy for this refusal");
+        QCOMPARE(w.whyPanel()->remedyCount(), int(rung.refusal->remedies.size()));
+        const Remedy remedy = rung.refusal->remedies.front();
+        QTest::mouseClick(child<QPushButton>(&w, "remedyButton0"), Qt::LeftButton);
+        QCOMPARE(w.controller()->options().cache_type_k, remedy.options.cache_type_k);
+        QCOMPARE(w.controller()->options().context, remedy.options.context);
+        QCOMPARE(w.optionsPanel()->options().cache_type_v, remedy.options.cache_type_v);
+    }
+
+    void everyExportFormatComesFromTheChosenRung() {
+        QTemporaryDir dir;
+        MainWindow w(quietConfig());
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        selectRow(w, QStringLiteral("llama-3.1-8b-instruct"));
+        const Plan plan = *w.controller()->plan();
+        QVERIFY(!plan.decision.refused);
+        const QString ctx = QString::number(plan.decision.context);
+        auto* format = child<QComboBox>(&w, "exportFormatCombo");
+        auto* text = child<QPlainTextEdit>(&w, "exportText");
+        const std::pair<ExportPanel::Format, QString> expected[] = {
+            {ExportPanel::LlamaServerLine, QStringLiteral("-c ") + ctx},
+            {ExportPanel::LlamaServerScript, QStringLiteral("#!/bin/sh")},
+            {ExportPanel::LlamaSwapYaml, QStringLiteral("models:")},
+            {ExportPanel::OllamaModelfile, QStringLiteral("num_ctx ") + ctx},
+            {ExportPanel::PlanJson, QStringLiteral("headroom.plan/1")},
+        };
+        for (const auto& [f, marker] : expected) {
+            format->setCurrentIndex(format->findData(int(f)));
+            QVERIFY2(text->toPlainText().contains(marker), qPrintable(text->toPlainText()));
+        }
+        // Saving is atomic and never replaces a file unless asked.
+        const QString path = dir.filePath(QStringLiteral("plan.json"));
+        QVERIFY(w.exportPanel()->saveTo(path, false).has_value());
+        QVERIFY(!w.exportPanel()->saveTo(path, false).has_value());
+        QVERIFY(w.exportPanel()->saveTo(path, true).has_value());
+    }
+
+    void aPresetReplacesTheMachine() {
+        MainWindow w(quietConfig());
+        auto* presets = child<QComboBox>(&w, "presetCombo");
+        if (presets->count() < 2) QSKIP("this build has no preset list");
+        const QString id = presets->itemData(1).toString();
+        QVERIFY(w.hardwarePanel()->selectPreset(id));
+        QCOMPARE(qs(w.controller()->hardware().source), QStringLiteral("preset:") + id);
+    }
+
+    void theRealProbeGivesAMachineToPlanFor() {
+        const QString cli = QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli");
+        if (!QFileInfo(cli).isExecutable()) QSKIP("headroom-cli is not built");
+        MainWindowConfig c = quietConfig();
+        c.probe_program = cli;
+        c.probe_arguments = {QStringLiteral("probe"), QStringLiteral("--json")};
+        MainWindow w(c);
+        QSignalSpy done(w.hardwarePanel(), &HardwarePanel::snapshotChanged);
+        QSignalSpy failed(w.hardwarePanel(), &HardwarePanel::errorOccurred);
+        w.hardwarePanel()->startProbe();
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, 20000);
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+        // Whatever this machine is, the probe found its RAM and the default model is planned.
+        QVERIFY(w.controller()->hardware().ram_total > 0);
+        QVERIFY(w.controller()->plan());
+        QVERIFY(!child<QLabel>(&w, "hardwareLabel")->text().isEmpty());
+    }
+
+    void aFailingProbeIsExplainedInTheWindow() {
+        MainWindowConfig c = quietConfig();
+        c.probe_program = QStringLiteral("/bin/false");
+        MainWindow w(c);
+        w.show();
+        QSignalSpy spy(w.hardwarePanel(), &HardwarePanel::errorOccurred);
+        QTest::mouseClick(child<QPushButton>(&w, "probeButton"), Qt::LeftButton);
+        QVERIFY(spy.wait(10000));
+        auto* label = child<QLabel>(&w, "probeErrorLabel");
+        QVERIFY(label->isVisible());
+        QVERIFY2(label->text().contains(QStringLiteral("exit code 1")), qPrintable(label->text()));
+        // The way out is right there: typing figures clears the error and plans.
+        QVERIFY(child<QPushButton>(&w, "enterByHandButton")->isVisible());
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("12GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("32GiB"));
+        QVERIFY(!label->isVisible());
+        QVERIFY(w.controller()->plan());
+    }
+
+    void aMissingOrBabblingProbeIsExplainedToo() {
+        MainWindowConfig c = quietConfig();
+        c.probe_program = QStringLiteral("/nonexistent/headroom-cli");
+        MainWindow w(c);
+        QSignalSpy spy(w.hardwarePanel(), &HardwarePanel::errorOccurred);
+        w.hardwarePanel()->startProbe();
+        QVERIFY(spy.wait(10000));
+        QVERIFY2(w.hardwarePanel()->errorText().contains(QStringLiteral("Could not start")),
+                 qPrintable(w.hardwarePanel()->errorText()));
+
+        MainWindowConfig c2 = quietConfig();
+        c2.probe_program = QStringLiteral("/bin/echo");
+        c2.probe_arguments = {QStringLiteral("{not json")};
+        MainWindow w2(c2);
+        QSignalSpy spy2(w2.hardwarePanel(), &HardwarePanel::errorOccurred);
+        w2.hardwarePanel()->startProbe();
+        QVERIFY(spy2.wait(10000));
+        QVERIFY2(w2.hardwarePanel()->errorText().contains(QStringLiteral("unreadable")),
+                 qPrintable(w2.hardwarePanel()->errorText()));
+    }
+
+    void aCorruptGgufIsShownAsAnErrorInTheWindow() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.gguf"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            // The magic and a version, then the header ends mid tensor count.
+            f.write("GGUF\x03\x00\x00\x00\x01\x00", 10);
+        }
+        MainWindow w(quietConfig());
+        w.show();
+        QSignalSpy spy(w.modelPicker(), &ModelPicker::errorOccurred);
+        w.openModelFile(path);
+        QVERIFY(spy.wait(10000));
+        auto* label = child<QLabel>(&w, "modelErrorLabel");
+        QVERIFY(label->isVisible());
+        QVERIFY2(label->text().contains(QStringLiteral("broken.gguf")), qPrintable(label->text()));
+        QVERIFY(w.modelPicker()->recentFiles().isEmpty());
+    }
+
+    void openingAValidGgufAddsItPlansItAndRemembersIt() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny-llama.gguf"));
+        // A two-block llama: 256 wide, 4 heads of 64, 2 KV heads, 8K trained context.
+        GgufWriter g;
+        g.set("general.architecture", GgufValue::string("llama"));
+        g.set("general.name", GgufValue::string("Tiny Llama"));
+        g.set("llama.context_length", GgufValue::u32(8192));
+        g.set("llama.embedding_length", GgufValue::u32(256));
+        g.set("llama.block_count", GgufValue::u32(2));
+        g.set("llama.feed_forward_length", GgufValue::u32(512));
+        g.set("llama.attention.head_count", GgufValue::u32(4));
+        g.set("llama.attention.head_count_kv", GgufValue::u32(2));
+        g.addTensor("token_embd.weight", {256, 1000}, GgmlType::F16);
+        for (int b = 0; b < 2; ++b) {
+            const std::string blk = "blk." + std::to_string(b) + ".";
+            g.addTensor(blk + "attn_q.weight", {256, 256}, GgmlType::F16);
+            g.addTensor(blk + "attn_k.weight", {256, 128}, GgmlType::F16);
+            g.addTensor(blk + "attn_v.weight", {256, 128}, GgmlType::F16);
+            g.addTensor(blk + "attn_output.weight", {256, 256}, GgmlType::F16);
+            g.addTensor(blk + "ffn_up.weight", {256, 512}, GgmlType::F16);
+            g.addTensor(blk + "ffn_down.weight", {512, 256}, GgmlType::F16);
+        }
+        g.addTensor("output.weight", {256, 1000}, GgmlType::F16);
+        QVERIFY(g.write(path.toStdString(), true).has_value());
+
+        MainWindow w(quietConfig());
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("8GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("16GiB"));
+        QSignalSpy spy(w.controller(), &PlanController::modelChanged);
+        w.openModelFile(path);
+        QVERIFY(spy.wait(10000));
+        QVERIFY2(w.modelPicker()->errorText().isEmpty(), qPrintable(w.modelPicker()->errorText()));
+        QCOMPARE(w.controller()->model()->architecture, std::string("llama"));
+        QCOMPARE(w.controller()->model()->source, ShapeSource::GgufHeader);
+        QVERIFY(w.controller()->plan());
+        QCOMPARE(w.modelPicker()->recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+    }
+
+    void aFolderScanReportsUnreadableFilesAndCanBeCancelled() {
+        QTemporaryDir dir;
+        for (const char* name : {"a.gguf", "sub/b.gguf"}) {
+            QDir().mkpath(QFileInfo(dir.filePath(QLatin1String(name))).absolutePath());
+            QFile f(dir.filePath(QLatin1String(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("not a gguf at all");
+        }
+        MainWindow w(quietConfig());
+        QSignalSpy spy(w.modelPicker(), &ModelPicker::scanFinished);
+        w.modelPicker()->scanFolder(dir.path());
+        QVERIFY(w.modelPicker()->isScanning());
+        QVERIFY(spy.wait(10000));
+        QCOMPARE(spy.at(0).at(0).toInt(), 0);
+        QCOMPARE(spy.at(0).at(1).toInt(), 2);
+        QVERIFY(w.modelPicker()->errorText().contains(QStringLiteral("a.gguf")));
+        // Cancel stops a scan in flight and leaves the picker ready again.
+        w.modelPicker()->scanFolder(dir.path());
+        w.modelPicker()->cancelScan();
+        QVERIFY(spy.wait(10000));
+        QVERIFY(!w.modelPicker()->isScanning());
+    }
+
+    void hardwareProfilesRoundTrip() {
+        QTemporaryDir dir;
+        MainWindow w(quietConfig());
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB,12GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("128GiB"));
+        const QString path = dir.filePath(QStringLiteral("rig.json"));
+        QVERIFY(w.hardwarePanel()->saveProfile(path).has_value());
+        MainWindow w2(quietConfig());
+        QVERIFY(w2.hardwarePanel()->loadProfile(path).has_value());
+        QCOMPARE(w2.controller()->hardware().gpus.size(), size_t(2));
+        QCOMPARE(w2.controller()->hardware().gpus[1].total_bytes, 12 * GiB);
+        QCOMPARE(w2.controller()->hardware().ram_total, 128 * GiB);
+        QFile bad(dir.filePath(QStringLiteral("bad.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"ram_total\": -5}");
+        bad.close();
+        QVERIFY(!w2.hardwarePanel()->loadProfile(bad.fileName()).has_value());
+    }
+
+    void chartsSaveAsPngAndSvg() {
+        QTemporaryDir dir;
+        MainWindow w(quietConfig());
+        w.resize(1200, 800);
+        w.show();
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        selectRow(w, QStringLiteral("qwen3-14b"));
+        for (const char* name : {"chart.png", "chart.svg"}) {
+            const QString path = dir.filePath(QLatin1String(name));
+            auto ok = w.chartsPanel()->saveCurrentChart(path);
+            QVERIFY2(ok.has_value(), ok ? "" : ok.error().message.c_str());
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+        QFile svg(dir.filePath(QStringLiteral("chart.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+    }
+
+    void everyInteractiveWidgetHasANameAndAnAccessibleName() {
+        MainWindow w(quietConfig());
+        w.show();
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        selectRow(w, QStringLiteral("qwen3-14b"));
+        QStringList missing;
+        for (QWidget* c : w.findChildren<QWidget*>()) {
+            const bool interactive =
+                qobject_cast<QAbstractButton*>(c) || qobject_cast<QComboBox*>(c) ||
+                qobject_cast<QLineEdit*>(c) || qobject_cast<QAbstractSlider*>(c) ||
+                qobject_cast<QAbstractSpinBox*>(c) || qobject_cast<QAbstractItemView*>(c);
+            if (!interactive || !c->isVisibleTo(&w)) continue;
+            // Qt's own inner parts (a spin box's line edit, a scroll bar, the tab bar's scrollers).
+            if (qobject_cast<QAbstractSpinBox*>(c->parentWidget()) ||
+                qobject_cast<QComboBox*>(c->parentWidget()) ||
+                qobject_cast<QAbstractItemView*>(c->parentWidget()))
+                continue;
+            if (c->inherits("QScrollBar") || c->inherits("QToolButton") || c->inherits("QTabBar"))
+                continue;
+            if (c->objectName().isEmpty() || c->accessibleName().isEmpty())
+                missing << QStringLiteral("%1 '%2'").arg(
+                    QLatin1String(c->metaObject()->className()), c->objectName());
+        }
+        QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral(", "))));
+    }
+
+    void chartsFollowADarkPalette() {
+        MainWindow w(quietConfig());
+        w.show();
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Base, QColor(0x18, 0x18, 0x18));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        QApplication::setPalette(dark);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.chartsPanel()->chartBackground(), QColor(0x18, 0x18, 0x18));
+        QApplication::setPalette(light);
+    }
+
+    void stateIsRestoredOnRestart() {
+        QSettings().clear();
+        MainWindowConfig c = quietConfig();
+        c.restore_state = true;
+        {
+            MainWindow w(c);
+            typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("20GiB"));
+            typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("48GiB"));
+            selectRow(w, QStringLiteral("phi-4"));
+            auto* ctv = child<QComboBox>(&w, "cacheTypeVCombo");
+            ctv->setCurrentIndex(ctv->findText(QStringLiteral("q4_0")));
+            w.saveState();
+        }
+        MainWindow again(c);
+        QCOMPARE(qs(again.controller()->model()->id), QStringLiteral("phi-4"));
+        QCOMPARE(again.controller()->options().cache_type_v, GgmlType::Q4_0);
+        QCOMPARE(again.controller()->hardware().gpus.at(0).total_bytes, 20 * GiB);
+        QCOMPARE(child<QComboBox>(&again, "cacheTypeVCombo")->currentText(),
+                 QStringLiteral("q4_0"));
+        QSettings().clear();
+    }
+
+    // Last: the README's picture of the main window (docs/screenshot-main.png).
+    void takesTheReadmeScreenshot() {
+        MainWindow w(quietConfig());
+        w.resize(1480, 920);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // A 16 GiB card with 64 GiB of RAM and a 70B model: low rungs spill, the top one is
+        // refused, and the why panel shows the numbers and the remedies.
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("16GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        selectRow(w, QStringLiteral("llama-3.3-70b-instruct"));
+        auto* slider = child<QSlider>(&w, "contextSlider");
+        slider->setFocus();
+        QTest::keyClick(slider, Qt::Key_End);
+        // The fit column is re-priced on a worker thread shortly after the last input change.
+        QSignalSpy fits(w.modelPicker()->catalogModel(), &CatalogModel::fitsUpdated);
+        QVERIFY(fits.wait(30000));
+        QVERIFY(w.controller()->plan());
+        QTest::qWait(50);
+        const QPixmap shot = w.grab();
+        QVERIFY(!shot.isNull());
+        const QString docs = QStringLiteral(HEADROOM_TEST_FIXTURES "/../../docs");
+        QDir().mkpath(docs);
+        QSaveFile out(docs + QStringLiteral("/screenshot-main.png"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QVERIFY(shot.save(&out, "PNG"));
+        QVERIFY(out.commit());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_mainwindow.moc"

@@ -1,0 +1,234 @@
+#include "catalogmodel.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <QColor>
+#include <QGuiApplication>
+#include <QPalette>
+
+namespace headroom::ui {
+
+FitSummary summarizeFit(const PlanFunction& plan, const ModelShape& model,
+                        const HardwareSnapshot& hw, const PlanOptions& options) {
+    FitSummary f;
+    f.known = true;
+    Result<Plan> p = plan ? plan(model, hw, options)
+                          : Result<Plan>(makeError(ErrorCode::Unsupported, "no planner"));
+    if (!p) {
+        f.error = qs(p.error().message);
+        return f;
+    }
+    for (const Rung& r : p->rungs)
+        if (r.verdict != Verdict::Refused)
+            f.largest_context = std::max(f.largest_context, r.context);
+    const Decision& d = p->decision;
+    if (!d.refused && d.rung_index >= 0 && d.rung_index < int(p->rungs.size())) {
+        f.verdict = p->rungs[size_t(d.rung_index)].verdict;
+        f.chosen_context = p->rungs[size_t(d.rung_index)].context;
+    } else {
+        f.verdict = Verdict::Refused;
+    }
+    return f;
+}
+
+CatalogModel::CatalogModel(QObject* parent)
+    : QAbstractTableModel(parent), m_plan_function(defaultPlanFunction()) {}
+
+CatalogModel::~CatalogModel() {
+    if (m_watcher) m_watcher->waitForFinished();
+}
+
+void CatalogModel::setModels(std::vector<ModelShape> models) {
+    beginResetModel();
+    m_models = std::move(models);
+    m_fits.assign(m_models.size(), FitSummary{});
+    ++m_generation;
+    endResetModel();
+}
+
+int CatalogModel::addModel(const ModelShape& model) {
+    const int existing = rowOfId(qs(model.id));
+    if (existing >= 0) {
+        m_models[size_t(existing)] = model;
+        m_fits[size_t(existing)] = FitSummary{};
+        Q_EMIT dataChanged(index(existing, 0), index(existing, ColumnCount - 1));
+        return existing;
+    }
+    const int row = rowCount();
+    beginInsertRows({}, row, row);
+    m_models.push_back(model);
+    m_fits.push_back(FitSummary{});
+    endInsertRows();
+    return row;
+}
+
+int CatalogModel::rowOfId(const QString& id) const {
+    const std::string key = id.toStdString();
+    for (size_t i = 0; i < m_models.size(); ++i)
+        if (m_models[i].id == key) return int(i);
+    return -1;
+}
+
+bool CatalogModel::fitsPending() const {
+    return m_watcher && m_watcher->isRunning();
+}
+
+void CatalogModel::refreshFits(const HardwareSnapshot& hw, const PlanOptions& options) {
+    if (m_models.empty()) return;
+    const quint64 generation = ++m_generation;
+    // The column prices each model at its own launch decision, not at the user's exact -c.
+    PlanOptions opts = options;
+    opts.context.reset();
+    opts.requested_window.reset();
+    auto* watcher = new QFutureWatcher<std::vector<FitSummary>>(this);
+    connect(watcher, &QFutureWatcher<std::vector<FitSummary>>::finished, this,
+            [this, watcher, generation] {
+                watcher->deleteLater();
+                if (m_watcher == watcher) m_watcher = nullptr;
+                if (generation != m_generation) return; // inputs changed since: a newer run follows
+                std::vector<FitSummary> fits = watcher->result();
+                if (fits.size() != m_fits.size()) return;
+                m_fits = std::move(fits);
+                Q_EMIT dataChanged(index(0, Fit), index(rowCount() - 1, Fit));
+                Q_EMIT fitsUpdated();
+            });
+    m_watcher = watcher;
+    watcher->setFuture(QtConcurrent::run([models = m_models, fn = m_plan_function, hw, opts]() {
+        std::vector<FitSummary> out;
+        out.reserve(models.size());
+        for (const ModelShape& m : models)
+            out.push_back(summarizeFit(fn, m, hw, opts));
+        return out;
+    }));
+}
+
+int CatalogModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_models.size());
+}
+
+int CatalogModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+Qt::ItemFlags CatalogModel::flags(const QModelIndex& index) const {
+    if (!index.isValid()) return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+}
+
+namespace {
+
+std::uint64_t paramsOf(const ModelShape& m) {
+    return m.n_params;
+}
+
+QString paramsText(std::uint64_t n) {
+    if (n == 0) return QStringLiteral("?");
+    if (n >= 1'000'000'000ULL)
+        return QStringLiteral("%1B").arg(double(n) / 1e9, 0, 'f', n >= 10'000'000'000ULL ? 0 : 1);
+    return QStringLiteral("%1M").arg(double(n) / 1e6, 0, 'f', 0);
+}
+
+Bytes sizeOf(const ModelShape& m) {
+    return m.file_bytes ? m.file_bytes : m.weightBytes();
+}
+
+} // namespace
+
+QVariant CatalogModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ModelShape& m = m_models[size_t(index.row())];
+    const FitSummary& f = m_fits[size_t(index.row())];
+    const int col = index.column();
+    if (role == Qt::DisplayRole) {
+        switch (col) {
+        case Name:
+            return qs(m.name.empty() ? m.id : m.name);
+        case Architecture:
+            return qs(m.architecture);
+        case Params:
+            return paramsText(paramsOf(m));
+        case Quant:
+            return qs(m.quant);
+        case Size:
+            return bytesText(sizeOf(m));
+        case NativeContext:
+            return m.n_ctx_train ? tokensText(m.n_ctx_train) : QStringLiteral("?");
+        case Fit:
+            if (!f.known) return tr("…");
+            if (!f.error.isEmpty()) return tr("error");
+            if (f.largest_context == 0) return tr("no fit");
+            return tr("%1 %2").arg(f.verdict == Verdict::Resident  ? tr("ok")
+                                   : f.verdict == Verdict::Spilled ? tr("spill")
+                                                                   : tr("—"),
+                                   tokensText(f.largest_context));
+        }
+    }
+    if (role == SortRole || role == BytesRole) {
+        switch (col) {
+        case Name:
+            return qs(m.name.empty() ? m.id : m.name).toLower();
+        case Architecture:
+            return qs(m.architecture);
+        case Params:
+            return qulonglong(paramsOf(m));
+        case Quant:
+            return qs(m.quant);
+        case Size:
+            return qulonglong(sizeOf(m));
+        case NativeContext:
+            return qulonglong(m.n_ctx_train);
+        case Fit:
+            return qulonglong(f.known && f.error.isEmpty() ? f.largest_context : 0);
+        }
+    }
+    if (role == VerdictRole && col == Fit && f.known && f.error.isEmpty())
+        return QString::fromLatin1(verdictName(f.largest_context ? f.verdict : Verdict::Refused));
+    if (role == Qt::ForegroundRole && col == Fit && f.known) {
+        if (!f.error.isEmpty() || f.largest_context == 0) return QColor(0xc0, 0x39, 0x2b);
+        if (f.verdict == Verdict::Resident) return QColor(0x2e, 0x8b, 0x57);
+        return QColor(0xd3, 0x84, 0x00);
+    }
+    if (role == Qt::ToolTipRole) {
+        if (col == Fit) {
+            if (!f.known) return tr("Being priced for this machine…");
+            if (!f.error.isEmpty()) return tr("Cannot be priced: %1").arg(f.error);
+            if (f.largest_context == 0)
+                return tr("No context fits this machine with these options");
+            return tr("Launch at %1 (%2); largest context that runs: %3")
+                .arg(tokensText(f.chosen_context), QString::fromLatin1(verdictName(f.verdict)),
+                     tokensText(f.largest_context));
+        }
+        return tr("%1\nsource: %2%3")
+            .arg(qs(m.id), QString::fromLatin1(shapeSourceName(m.source)),
+                 m.conservative ? tr("\nunknown architecture: priced conservatively") : QString());
+    }
+    return {};
+}
+
+QVariant CatalogModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && section == Fit)
+        return tr(
+            "Verdict at the launch decision and the largest context that runs on this machine");
+    if (role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Name:
+        return tr("Model");
+    case Architecture:
+        return tr("Arch");
+    case Params:
+        return tr("Params");
+    case Quant:
+        return tr("Quant");
+    case Size:
+        return tr("Size");
+    case NativeContext:
+        return tr("Native ctx");
+    case Fit:
+        return tr("Fits");
+    }
+    return {};
+}
+
+} // namespace headroom::ui

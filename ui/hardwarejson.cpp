@@ -1,0 +1,23 @@
+#include "hardwarejson.h"
+
+#include "hardware_json.h"
+
+#include <QJsonDocument>
+
+namespace headroom::ui {
+
+// One document shape for profiles, presets and the probe's output: core/hardware_json.h.
+
+QJsonObject snapshotToJson(const HardwareSnapshot& hw) {
+    return QJsonDocument::fromJson(QByteArray::fromStdString(hardwareToJson(hw).dump())).object();
+}
+
+Result<HardwareSnapshot> snapshotFromJson(const QByteArray& json) {
+    return hardwareFromJsonText(json.toStdString());
+}
+
+Result<HardwareSnapshot> snapshotFromJsonObject(const QJsonObject& object) {
+    return snapshotFromJson(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,269 @@
+#include "optionspanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
+#include <QSpinBox>
+
+namespace headroom::ui {
+
+namespace {
+
+template <typename W>
+W* named(W* w, const char* name, const QString& accessible, const QString& tip) {
+    w->setObjectName(QLatin1String(name));
+    w->setAccessibleName(accessible);
+    w->setToolTip(tip);
+    return w;
+}
+
+// The cache types llama.cpp accepts (common/arg.cpp kv_cache_types), most useful first.
+const char* const kCacheTypes[] = {"f16",  "q8_0",   "q4_0", "bf16", "f32",
+                                   "q4_1", "iq4_nl", "q5_0", "q5_1"};
+const std::uint32_t kUbatches[] = {64, 128, 256, 512, 1024, 2048, 4096};
+
+QLabel* buddy(const QString& text, QWidget* w) {
+    auto* l = new QLabel(text);
+    l->setBuddy(w);
+    return l;
+}
+
+} // namespace
+
+OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("optionsPanel"));
+    m_slider = named(new QSlider(Qt::Horizontal), "contextSlider", tr("Context target"),
+                     tr("Context target: Auto lets the launch policy choose; every other stop is a "
+                        "ladder rung"));
+    m_slider->setTickPosition(QSlider::TicksBelow);
+    m_slider->setPageStep(1);
+    m_slider->setMinimumWidth(220);
+    m_slider_label = new QLabel;
+    m_slider_label->setObjectName(QStringLiteral("contextSliderLabel"));
+    m_slider_label->setMinimumWidth(48);
+    m_context = named(new QLineEdit, "contextEdit", tr("Exact context"),
+                      tr("Any context: 131072, 128K, or 'auto'; 'native' is the trained context"));
+    m_context->setMaximumWidth(90);
+    m_ctk = named(new QComboBox, "cacheTypeKCombo", tr("K cache type"),
+                  tr("-ctk: type of the K cache"));
+    m_ctv = named(new QComboBox, "cacheTypeVCombo", tr("V cache type"),
+                  tr("-ctv: type of the V cache (a quantized V cache needs flash attention)"));
+    for (const char* t : kCacheTypes) {
+        m_ctk->addItem(QLatin1String(t));
+        m_ctv->addItem(QLatin1String(t));
+    }
+    m_fa = named(new QComboBox, "flashAttnCombo", tr("Flash attention"),
+                 tr("-fa: flash attention (auto is llama.cpp's default)"));
+    m_fa->addItems({tr("auto"), tr("on"), tr("off")});
+    m_ubatch =
+        named(new QComboBox, "ubatchCombo", tr("Micro-batch size"),
+              tr("-ub: physical batch; the compute buffer grows with it, prefill speeds up"));
+    for (std::uint32_t u : kUbatches)
+        m_ubatch->addItem(QString::number(u), u);
+    m_parallel =
+        named(new QSpinBox, "parallelSpin", tr("Parallel sequences"),
+              tr("-np: sequences the server holds at once (without -kvu each gets context / np)"));
+    m_parallel->setRange(1, 256);
+    m_kvu = named(new QCheckBox(tr("kvu")), "kvUnifiedCheck", tr("Unified KV buffer"),
+                  tr("-kvu: one KV buffer shared by all sequences"));
+    m_swa_full = named(new QCheckBox(tr("swa-full")), "swaFullCheck", tr("Full SWA cache"),
+                       tr("--swa-full: full-size cache for sliding-window layers"));
+    m_mtp = named(new QComboBox, "mtpCombo", tr("Multi-token prediction"),
+                  tr("Speculative decoding with the model's MTP head (auto: when the model has one "
+                     "and it fits)"));
+    m_mtp->addItems({tr("auto"), tr("on"), tr("off")});
+    m_mmproj =
+        named(new QCheckBox(tr("mmproj")), "mmprojCheck", tr("Load the multimodal projector"),
+              tr("--mmproj: charge the vision projector"));
+    m_reserve =
+        named(new QDoubleSpinBox, "reserveSpin", tr("Extra reserve"),
+              tr("Keep this much more free on GPU 0 (or the shared pool) for other programs"));
+    m_reserve->setRange(0, 256);
+    m_reserve->setSingleStep(0.5);
+    m_reserve->setSuffix(tr(" GiB"));
+    m_reserve->setDecimals(2);
+    m_error = new QLabel;
+    m_error->setObjectName(QStringLiteral("optionsErrorLabel"));
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_error->hide();
+
+    auto* ctx = new QHBoxLayout;
+    ctx->addWidget(buddy(tr("&Context"), m_slider));
+    ctx->addWidget(m_slider, 1);
+    ctx->addWidget(m_slider_label);
+    ctx->addWidget(m_context);
+    auto* row = new QHBoxLayout;
+    row->addWidget(buddy(tr("&K"), m_ctk));
+    row->addWidget(m_ctk);
+    row->addWidget(buddy(tr("&V"), m_ctv));
+    row->addWidget(m_ctv);
+    row->addWidget(buddy(tr("&FA"), m_fa));
+    row->addWidget(m_fa);
+    row->addWidget(buddy(tr("u&b"), m_ubatch));
+    row->addWidget(m_ubatch);
+    row->addWidget(buddy(tr("&np"), m_parallel));
+    row->addWidget(m_parallel);
+    row->addWidget(m_kvu);
+    row->addWidget(m_swa_full);
+    row->addWidget(buddy(tr("&MTP"), m_mtp));
+    row->addWidget(m_mtp);
+    row->addWidget(m_mmproj);
+    row->addWidget(buddy(tr("&Reserve"), m_reserve));
+    row->addWidget(m_reserve);
+    row->addStretch(1);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+    outer->addLayout(ctx);
+    outer->addLayout(row);
+    outer->addWidget(m_error);
+
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
+        if (v == 0 || m_rungs.empty())
+            m_options.context.reset();
+        else
+            m_options.context = m_rungs[size_t(std::min<int>(v - 1, int(m_rungs.size()) - 1))];
+        syncContextWidgets();
+        emitEdited();
+    });
+    connect(m_context, &QLineEdit::editingFinished, this, &OptionsPanel::onContextText);
+    auto cacheType = [](QComboBox* c) { return *parseCacheType(c->currentText().toStdString()); };
+    connect(m_ctk, &QComboBox::currentIndexChanged, this, [this, cacheType] {
+        m_options.cache_type_k = cacheType(m_ctk);
+        emitEdited();
+    });
+    connect(m_ctv, &QComboBox::currentIndexChanged, this, [this, cacheType] {
+        m_options.cache_type_v = cacheType(m_ctv);
+        emitEdited();
+    });
+    connect(m_fa, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_options.flash_attn = i == 1 ? FlashAttn::On : i == 2 ? FlashAttn::Off : FlashAttn::Auto;
+        emitEdited();
+    });
+    connect(m_ubatch, &QComboBox::currentIndexChanged, this, [this] {
+        m_options.n_ubatch = m_ubatch->currentData().toUInt();
+        m_options.ubatch_set = true;
+        emitEdited();
+    });
+    connect(m_parallel, &QSpinBox::valueChanged, this, [this](int v) {
+        m_options.n_parallel = std::uint32_t(v);
+        emitEdited();
+    });
+    connect(m_kvu, &QCheckBox::toggled, this, [this](bool on) {
+        m_options.kv_unified = on;
+        emitEdited();
+    });
+    connect(m_swa_full, &QCheckBox::toggled, this, [this](bool on) {
+        m_options.swa_full = on;
+        emitEdited();
+    });
+    connect(m_mtp, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_options.mtp = i == 1 ? MtpMode::On : i == 2 ? MtpMode::Off : MtpMode::Auto;
+        emitEdited();
+    });
+    connect(m_mmproj, &QCheckBox::toggled, this, [this](bool on) {
+        m_options.mmproj = on;
+        emitEdited();
+    });
+    connect(m_reserve, &QDoubleSpinBox::valueChanged, this, [this](double gib) {
+        m_options.extra_reserve = Bytes(gib * double(GiB));
+        emitEdited();
+    });
+    setRungs({}, 0);
+    setOptions(PlanOptions{});
+}
+
+void OptionsPanel::emitEdited() {
+    m_error->hide();
+    Q_EMIT optionsEdited(m_options);
+}
+
+QString OptionsPanel::errorText() const {
+    return m_error->isHidden() ? QString() : m_error->text();
+}
+
+void OptionsPanel::onContextText() {
+    const QString t = m_context->text().trimmed().toLower();
+    if (t.isEmpty() || t == QLatin1String("auto")) {
+        m_options.context.reset();
+    } else if (t == QLatin1String("native")) {
+        m_options.context = 0;
+    } else {
+        auto n = parseTokens(t.toStdString());
+        if (!n || *n > UINT32_MAX) {
+            m_error->setText(n ? tr("Context: %1 tokens is more than llama.cpp accepts").arg(t)
+                               : tr("Context: %1").arg(qs(n.error().message)));
+            m_error->show();
+            return;
+        }
+        if (m_options.context && *m_options.context == *n) return;
+        m_options.context = std::uint32_t(*n);
+    }
+    syncContextWidgets();
+    emitEdited();
+}
+
+void OptionsPanel::setRungs(const std::vector<std::uint32_t>& rungs, std::uint64_t) {
+    if (rungs == m_rungs && m_slider->maximum() == int(rungs.size())) return;
+    m_rungs = rungs;
+    const QSignalBlocker b(m_slider);
+    m_slider->setRange(0, int(m_rungs.size()));
+    syncContextWidgets();
+}
+
+void OptionsPanel::syncContextWidgets() {
+    const QSignalBlocker b1(m_slider), b2(m_context);
+    if (!m_options.context) {
+        m_slider->setValue(0);
+        m_slider_label->setText(tr("Auto"));
+        m_context->setText(tr("auto"));
+        return;
+    }
+    const std::uint32_t c = *m_options.context;
+    if (c == 0) {
+        m_slider_label->setText(tr("native"));
+        m_context->setText(tr("native"));
+        m_slider->setValue(int(m_rungs.size()));
+        return;
+    }
+    // Snap the slider to the nearest rung at or below the target (the exact value stays typed).
+    int pos = 0;
+    for (size_t i = 0; i < m_rungs.size(); ++i)
+        if (m_rungs[i] <= c) pos = int(i) + 1;
+    if (pos == 0 && !m_rungs.empty()) pos = 1;
+    m_slider->setValue(pos);
+    m_slider_label->setText(tokensText(c));
+    m_context->setText(QString::number(c));
+}
+
+void OptionsPanel::setOptions(const PlanOptions& options) {
+    m_options = options;
+    const QSignalBlocker b1(m_ctk), b2(m_ctv), b3(m_fa), b4(m_ubatch), b5(m_parallel), b6(m_kvu),
+        b7(m_swa_full), b8(m_mtp), b9(m_mmproj), b10(m_reserve);
+    m_ctk->setCurrentText(QString::fromLatin1(ggmlTypeName(options.cache_type_k).data()));
+    m_ctv->setCurrentText(QString::fromLatin1(ggmlTypeName(options.cache_type_v).data()));
+    m_fa->setCurrentIndex(options.flash_attn == FlashAttn::On    ? 1
+                          : options.flash_attn == FlashAttn::Off ? 2
+                                                                 : 0);
+    const int ub = m_ubatch->findData(options.n_ubatch);
+    if (ub >= 0)
+        m_ubatch->setCurrentIndex(ub);
+    else {
+        m_ubatch->addItem(QString::number(options.n_ubatch), options.n_ubatch);
+        m_ubatch->setCurrentIndex(m_ubatch->count() - 1);
+    }
+    m_parallel->setValue(int(options.n_parallel));
+    m_kvu->setChecked(options.kv_unified);
+    m_swa_full->setChecked(options.swa_full);
+    m_mtp->setCurrentIndex(options.mtp == MtpMode::On ? 1 : options.mtp == MtpMode::Off ? 2 : 0);
+    m_mmproj->setChecked(options.mmproj);
+    m_reserve->setValue(double(options.extra_reserve) / double(GiB));
+    syncContextWidgets();
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,63 @@
+// Plan options: the context target (a slider that snaps to the plan's ladder rungs, plus a free
+// entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, mmproj and an extra
+// reserve. Edits announce a whole PlanOptions; the panel never plans by itself.
+#pragma once
+
+#include "metatypes.h"
+
+#include <QWidget>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace headroom::ui {
+
+class OptionsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit OptionsPanel(QWidget* parent = nullptr);
+
+    // Shows `options` without announcing them.
+    void setOptions(const PlanOptions& options);
+    const PlanOptions& options() const { return m_options; }
+    // The ladder the slider snaps to (ascending token counts, from the latest plan).
+    void setRungs(const std::vector<std::uint32_t>& rungs, std::uint64_t n_ctx_train);
+    const std::vector<std::uint32_t>& rungs() const { return m_rungs; }
+    QString errorText() const;
+
+Q_SIGNALS:
+    void optionsEdited(const headroom::PlanOptions& options);
+
+private:
+    void emitEdited();
+    void syncContextWidgets();
+    void onContextText();
+
+    PlanOptions m_options;
+    std::vector<std::uint32_t> m_rungs;
+    QSlider* m_slider;
+    QLabel* m_slider_label;
+    QLineEdit* m_context;
+    QComboBox* m_ctk;
+    QComboBox* m_ctv;
+    QComboBox* m_fa;
+    QComboBox* m_ubatch;
+    QSpinBox* m_parallel;
+    QCheckBox* m_kvu;
+    QCheckBox* m_swa_full;
+    QComboBox* m_mtp;
+    QCheckBox* m_mmproj;
+    QDoubleSpinBox* m_reserve;
+    QLabel* m_error;
+};
+
+} // namespace headroom::ui

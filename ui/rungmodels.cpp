@@ -1,0 +1,384 @@
+#include "rungmodels.h"
+
+namespace headroom::ui {
+
+namespace {
+
+QString provenanceOf(const Plan& plan) {
+    return QStringLiteral("priced from the %1 of %2")
+        .arg(plan.model.source == ShapeSource::GgufHeader ? QStringLiteral("GGUF header")
+             : plan.model.source == ShapeSource::Catalog  ? QStringLiteral("catalog entry")
+                                                          : QStringLiteral("generated shape"),
+             qs(plan.model.name.empty() ? plan.model.id : plan.model.name));
+}
+
+bool isChosen(const Plan& plan, int row) {
+    return !plan.decision.refused && plan.decision.rung_index == row;
+}
+
+// Same rows and devices: a new plan can be shown by changing values only.
+bool samePlanLayout(const Plan& a, const Plan& b) {
+    return a.rungs.front().devices.size() == b.rungs.front().devices.size() &&
+           a.hardware.uma == b.hardware.uma;
+}
+
+} // namespace
+
+QString rungLabel(const Plan& plan, int row) {
+    const Rung& r = plan.rungs[static_cast<size_t>(row)];
+    QString label = tokensText(r.context);
+    if (isChosen(plan, row)) return QStringLiteral("▸") + label;
+    if (r.verdict == Verdict::Refused) return label + QStringLiteral("✕");
+    return label;
+}
+
+// ---- RungMemoryModel -------------------------------------------------------------------------
+
+RungMemoryModel::RungMemoryModel(int device, QObject* parent)
+    : QAbstractTableModel(parent), m_device(device) {}
+
+void RungMemoryModel::setPlan(const Plan& plan) {
+    // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
+    // move bars instead of rebuilding every bar set — the difference between a frame and two.
+    if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
+        samePlanLayout(plan, m_plan)) {
+        m_plan = plan;
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+        return;
+    }
+    beginResetModel();
+    m_plan = plan;
+    endResetModel();
+}
+
+void RungMemoryModel::setDevice(int device) {
+    beginResetModel();
+    m_device = device;
+    endResetModel();
+}
+
+QString RungMemoryModel::deviceName() const {
+    if (m_device == kHost)
+        return m_plan.hardware.uma ? tr("Unified pool (host side)") : tr("Host RAM");
+    if (!m_plan.rungs.empty() && m_device < int(m_plan.rungs.front().devices.size()))
+        return qs(m_plan.rungs.front().devices[size_t(m_device)].name);
+    if (m_device < int(m_plan.hardware.gpus.size()))
+        return qs(m_plan.hardware.gpus[size_t(m_device)].name);
+    return tr("GPU%1").arg(m_device);
+}
+
+QString RungMemoryModel::columnName(int column) {
+    switch (column) {
+    case Label:
+        return tr("Context");
+    case Weights:
+        return tr("Weights");
+    case Experts:
+        return tr("Experts");
+    case Kv:
+        return tr("KV cache");
+    case RecurrentState:
+        return tr("Recurrent state");
+    case Compute:
+        return tr("Compute");
+    case Output:
+        return tr("Output");
+    case Overhead:
+        return tr("Overhead");
+    case Mmproj:
+        return tr("mmproj");
+    case Budget:
+        return tr("Budget");
+    case Used:
+        return tr("Used");
+    case Index:
+        return tr("Index");
+    }
+    return {};
+}
+
+int RungMemoryModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_plan.rungs.size());
+}
+
+int RungMemoryModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const Terms* RungMemoryModel::terms(int row) const {
+    const Rung& r = m_plan.rungs[size_t(row)];
+    if (m_device == kHost) return &r.host;
+    if (m_device >= 0 && m_device < int(r.devices.size()))
+        return &r.devices[size_t(m_device)].terms;
+    return nullptr;
+}
+
+SignedBytes RungMemoryModel::cellBytes(int row, int column) const {
+    if (row < 0 || row >= rowCount()) return 0;
+    const Rung& r = m_plan.rungs[size_t(row)];
+    if (column == Budget) {
+        if (m_device == kHost) return r.host_budget_bytes;
+        if (m_device >= 0 && m_device < int(r.devices.size()))
+            return r.devices[size_t(m_device)].budget_bytes;
+        return 0;
+    }
+    const Terms* t = terms(row);
+    if (!t) return 0;
+    switch (column) {
+    case Weights:
+        return toSigned(satSub(t->weights, t->experts));
+    case Experts:
+        return toSigned(t->experts);
+    case Kv:
+        return toSigned(t->kv());
+    case RecurrentState:
+        return toSigned(t->recurrent_state);
+    case Compute:
+        return toSigned(t->compute);
+    case Output:
+        return toSigned(t->output);
+    case Overhead:
+        return toSigned(t->overhead);
+    case Mmproj:
+        return toSigned(t->mmproj);
+    case Used:
+        return toSigned(t->total());
+    }
+    return 0;
+}
+
+QVariant RungMemoryModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const int row = index.row(), col = index.column();
+    const Rung& r = m_plan.rungs[size_t(row)];
+    switch (role) {
+    case Qt::DisplayRole:
+        if (col == Label) return rungLabel(m_plan, row);
+        if (col == Index) return double(row);
+        return toGiB(cellBytes(row, col));
+    case BytesRole:
+    case SortRole:
+        if (col == Label) return qulonglong(r.context);
+        if (col == Index) return row;
+        return qlonglong(cellBytes(row, col));
+    case ContextRole:
+        return qulonglong(r.context);
+    case VerdictRole:
+        return QString::fromLatin1(verdictName(r.verdict));
+    case ChosenRole:
+        return isChosen(m_plan, row);
+    case Qt::ToolTipRole: {
+        if (col == Label)
+            return tr("%1 tokens (requested %2): %3")
+                .arg(r.context)
+                .arg(r.requested_context)
+                .arg(QString::fromLatin1(verdictName(r.verdict)));
+        const SignedBytes b = cellBytes(row, col);
+        QString where = deviceName();
+        QString source;
+        if (col == Budget) {
+            if (m_device == kHost)
+                source = tr("host RAM from %1").arg(qs(m_plan.hardware.ram_provenance));
+            else if (m_device < int(m_plan.budget.devices.size()))
+                source = tr("usable after a %1 margin; figure from %2")
+                             .arg(bytesText(m_plan.budget.devices[size_t(m_device)].margin),
+                                  qs(m_plan.budget.devices[size_t(m_device)].provenance));
+        } else {
+            source = provenanceOf(m_plan);
+        }
+        const QString amount = b < 0 ? signedBytesText(b) : exactBytesText(Bytes(b));
+        return tr("%1 at %2 on %3: %4\n%5")
+            .arg(columnName(col), tokensText(r.context), where, amount, source);
+    }
+    }
+    return {};
+}
+
+QVariant RungMemoryModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (role != Qt::DisplayRole) return {};
+    if (o == Qt::Horizontal) return columnName(section);
+    if (section >= 0 && section < rowCount()) return rungLabel(m_plan, section);
+    return {};
+}
+
+// ---- SpeedModel ------------------------------------------------------------------------------
+
+SpeedModel::SpeedModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SpeedModel::setPlan(const Plan& plan) {
+    // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
+    // move bars instead of rebuilding every bar set — the difference between a frame and two.
+    if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
+        samePlanLayout(plan, m_plan)) {
+        m_plan = plan;
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+        return;
+    }
+    beginResetModel();
+    m_plan = plan;
+    endResetModel();
+}
+
+int SpeedModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_plan.rungs.size());
+}
+
+int SpeedModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SpeedModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Rung& r = m_plan.rungs[size_t(index.row())];
+    if (role == Qt::DisplayRole || role == SortRole) {
+        switch (index.column()) {
+        case X:
+            return double(index.row());
+        case Decode:
+            return r.speed.decode_tok_s;
+        case Prefill:
+            return r.speed.prefill_tok_s;
+        case Label:
+            return rungLabel(m_plan, index.row());
+        }
+    }
+    if (role == ContextRole) return qulonglong(r.context);
+    if (role == ChosenRole) return isChosen(m_plan, index.row());
+    if (role == Qt::ToolTipRole)
+        return tr("%1: decode %2 tok/s (%3), prefill %4 tok/s\nEstimate: %5")
+            .arg(tokensText(r.context))
+            .arg(r.speed.decode_tok_s, 0, 'f', 1)
+            .arg(QString::fromLatin1(speedClassName(r.speed.decode_class)))
+            .arg(r.speed.prefill_tok_s, 0, 'f', 0)
+            .arg(qs(r.speed.basis));
+    return {};
+}
+
+QVariant SpeedModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (role != Qt::DisplayRole) return {};
+    if (o == Qt::Vertical)
+        return section >= 0 && section < rowCount() ? rungLabel(m_plan, section) : QVariant();
+    switch (section) {
+    case X:
+        return tr("Rung");
+    case Decode:
+        return tr("Decode tok/s");
+    case Prefill:
+        return tr("Prefill tok/s");
+    case Label:
+        return tr("Context");
+    }
+    return {};
+}
+
+// ---- ExpertSplitModel ------------------------------------------------------------------------
+
+ExpertSplitModel::ExpertSplitModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ExpertSplitModel::setPlan(const Plan& plan) {
+    // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
+    // move bars instead of rebuilding every bar set — the difference between a frame and two.
+    if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
+        samePlanLayout(plan, m_plan)) {
+        m_plan = plan;
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+        return;
+    }
+    beginResetModel();
+    m_plan = plan;
+    endResetModel();
+}
+
+bool ExpertSplitModel::applicable() const {
+    for (const Rung& r : m_plan.rungs)
+        if (r.expert_split.applicable) return true;
+    return false;
+}
+
+int ExpertSplitModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_plan.rungs.size());
+}
+
+int ExpertSplitModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+SignedBytes ExpertSplitModel::cellBytes(int row, int column) const {
+    if (row < 0 || row >= rowCount()) return 0;
+    const ExpertSplit& s = m_plan.rungs[size_t(row)].expert_split;
+    switch (column) {
+    case ExpertSlots:
+        return toSigned(satMul(s.expert_slots, s.bytes_per_expert));
+    case KvPages:
+        return toSigned(satMul(s.pages, s.bytes_per_page));
+    case Budget:
+        return s.budget_bytes;
+    }
+    return 0;
+}
+
+QVariant ExpertSplitModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const int row = index.row(), col = index.column();
+    const Rung& r = m_plan.rungs[size_t(row)];
+    const ExpertSplit& s = r.expert_split;
+    switch (role) {
+    case Qt::DisplayRole:
+        if (col == Label) return rungLabel(m_plan, row);
+        if (col == Index) return double(row);
+        return toGiB(cellBytes(row, col));
+    case BytesRole:
+    case SortRole:
+        if (col == Index) return row;
+        return col == Label ? QVariant(qulonglong(r.context))
+                            : QVariant(qlonglong(cellBytes(row, col)));
+    case ContextRole:
+        return qulonglong(r.context);
+    case ChosenRole:
+        return isChosen(m_plan, row);
+    case Qt::ToolTipRole:
+        if (!s.applicable)
+            return tr("No expert split at %1 (dense model or CPU only)").arg(tokensText(r.context));
+        if (col == ExpertSlots)
+            return tr("%1 expert slots of %2 on the GPU × %3 each = %4")
+                .arg(s.expert_slots)
+                .arg(s.total_experts)
+                .arg(bytesText(s.bytes_per_expert), exactBytesText(Bytes(cellBytes(row, col))));
+        if (col == KvPages)
+            return tr("%1 KV pages × %2 each = %3")
+                .arg(s.pages)
+                .arg(bytesText(s.bytes_per_page), exactBytesText(Bytes(cellBytes(row, col))));
+        if (col == Budget)
+            return tr("GPU room for experts + KV after weights and compute: %1")
+                .arg(signedBytesText(s.budget_bytes));
+        return tokensText(r.context);
+    }
+    return {};
+}
+
+QVariant ExpertSplitModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (role != Qt::DisplayRole) return {};
+    if (o == Qt::Vertical)
+        return section >= 0 && section < rowCount() ? rungLabel(m_plan, section) : QVariant();
+    switch (section) {
+    case Label:
+        return tr("Context");
+    case ExpertSlots:
+        return tr("Expert cache");
+    case KvPages:
+        return tr("KV pages");
+    case Budget:
+        return tr("Budget");
+    case Index:
+        return tr("Index");
+    }
+    return {};
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,93 @@
+// Item models over a Plan's rungs: what the charts map and the tables show. Each owns a copy of
+// the Plan (setPlan resets the model); numeric columns give GiB (double) under DisplayRole, for
+// the chart mappers, and exact bytes under BytesRole; tooltips say where a number came from.
+#pragma once
+
+#include "metatypes.h"
+
+#include <QAbstractTableModel>
+
+namespace headroom::ui {
+
+// "64K", with "▸" on the chosen rung and "✕" on a refused one: category labels for the charts.
+QString rungLabel(const Plan& plan, int row);
+
+// Memory of one device (or of host RAM) by term, one row per rung.
+class RungMemoryModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Label,
+        Weights, // dense weights (routed experts are their own column)
+        Experts,
+        Kv,
+        RecurrentState,
+        Compute,
+        Output,
+        Overhead,
+        Mmproj,
+        Budget,
+        Used,
+        Index, // the row as a number: the x of budget lines drawn over the bars
+        ColumnCount
+    };
+    static constexpr int kHost = -1;
+
+    explicit RungMemoryModel(int device = kHost, QObject* parent = nullptr);
+
+    void setPlan(const Plan& plan);
+    void setDevice(int device);
+    int device() const { return m_device; }
+    QString deviceName() const;
+    static QString columnName(int column);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+    // Bytes of a cell (budget is signed: an over-committed device is negative).
+    SignedBytes cellBytes(int row, int column) const;
+
+private:
+    const Terms* terms(int row) const;
+    Plan m_plan;
+    int m_device;
+};
+
+// Decode and prefill speed per rung. X is the rung's index so rungs sit evenly spaced.
+class SpeedModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { X, Decode, Prefill, Label, ColumnCount };
+    explicit SpeedModel(QObject* parent = nullptr);
+    void setPlan(const Plan& plan);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    Plan m_plan;
+};
+
+// MoE: the GPU room left after weights and compute, split between expert slots and KV pages.
+class ExpertSplitModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Label, ExpertSlots, KvPages, Budget, Index, ColumnCount };
+    explicit ExpertSplitModel(QObject* parent = nullptr);
+    void setPlan(const Plan& plan);
+    // Any rung where the split applies (a MoE model on a GPU).
+    bool applicable() const;
+    SignedBytes cellBytes(int row, int column) const;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    Plan m_plan;
+};
+
+} // namespace headroom::ui

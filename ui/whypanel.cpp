@@ -1,0 +1,245 @@
+#include "whypanel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace headroom::ui {
+
+namespace {
+
+QString deviceWord(const Plan& plan, const Refusal& f) {
+    if (f.device >= 0) {
+        const Rung& any = plan.rungs.front();
+        if (f.device < int(any.devices.size())) return qs(any.devices[size_t(f.device)].name);
+        return QStringLiteral("GPU%1").arg(f.device);
+    }
+    switch (f.budget) {
+    case BudgetName::Vram:
+        return QObject::tr("VRAM");
+    case BudgetName::VramRam:
+        return QObject::tr("VRAM + RAM");
+    case BudgetName::UmaPool:
+    case BudgetName::OsFloor:
+        return QObject::tr("the unified pool");
+    case BudgetName::Ram:
+        return QObject::tr("RAM");
+    case BudgetName::ExpertPool:
+        return QObject::tr("the expert pool");
+    case BudgetName::KvLatency:
+        return QObject::tr("the KV restore budget");
+    case BudgetName::TrainedContext:
+        return QObject::tr("the trained context");
+    case BudgetName::MemoryUnknown:
+        return QObject::tr("live memory");
+    }
+    return {};
+}
+
+} // namespace
+
+QString rungSentence(const Plan& plan, int row) {
+    if (row < 0 || row >= int(plan.rungs.size())) return {};
+    const Rung& r = plan.rungs[size_t(row)];
+    const QString ctx = tokensText(r.context);
+    if (r.verdict == Verdict::Refused && r.refusal) {
+        const Refusal& f = *r.refusal;
+        if (f.shortfall_bytes > 0 && f.code != RefusalCode::ContextTooLong &&
+            f.code != RefusalCode::KvSpillUnsupported)
+            return QObject::tr("%1 is refused: %2 is %3 short (needs %4, has %5).")
+                .arg(ctx, deviceWord(plan, f), bytesText(Bytes(f.shortfall_bytes)),
+                     bytesText(f.needed_bytes), signedBytesText(f.available_bytes));
+        if (!f.message.empty()) return QObject::tr("%1 is refused: %2").arg(ctx, qs(f.message));
+        return QObject::tr("%1 is refused (%2).")
+            .arg(ctx, QString::fromLatin1(refusalCodeName(f.code)));
+    }
+    if (r.verdict == Verdict::Refused) return QObject::tr("%1 is refused.").arg(ctx);
+    QStringList where;
+    for (const DeviceUse& d : r.devices)
+        where << QObject::tr("%1 holds %2 of %3")
+                     .arg(qs(d.name), bytesText(d.bytes), signedBytesText(d.budget_bytes));
+    if (r.host_bytes)
+        where << QObject::tr("RAM %1 of %2")
+                     .arg(bytesText(r.host_bytes), signedBytesText(r.host_budget_bytes));
+    const bool chosen = !plan.decision.refused && plan.decision.rung_index == row;
+    if (r.verdict == Verdict::Spilled)
+        return QObject::tr("%1 runs with %2 spilled to RAM%3: %4.")
+            .arg(ctx, bytesText(r.placement.spill_bytes),
+                 chosen ? QObject::tr(" (the launch window)") : QString(),
+                 where.join(QStringLiteral(", ")));
+    return QObject::tr("%1 fits resident%2: %3.")
+        .arg(ctx, chosen ? QObject::tr(" (the launch window)") : QString(),
+             where.join(QStringLiteral(", ")));
+}
+
+WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("whyPanel"));
+    m_rungs = new QComboBox;
+    m_rungs->setObjectName(QStringLiteral("whyRungCombo"));
+    m_rungs->setAccessibleName(tr("Rung to explain"));
+    m_rungs->setToolTip(tr("The rung explained below; click a bar in the charts to pick one"));
+    m_sentence = new QLabel;
+    m_sentence->setObjectName(QStringLiteral("whySentence"));
+    m_sentence->setAccessibleName(tr("Verdict"));
+    m_sentence->setWordWrap(true);
+    m_sentence->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont f = m_sentence->font();
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    f.setBold(true);
+    m_sentence->setFont(f);
+    m_numbers = new QLabel;
+    m_numbers->setObjectName(QStringLiteral("whyNumbers"));
+    m_numbers->setAccessibleName(tr("Numbers behind the verdict"));
+    m_numbers->setWordWrap(true);
+    m_numbers->setTextFormat(Qt::RichText);
+    m_numbers->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_remedy_box = new QWidget;
+    m_remedy_box->setObjectName(QStringLiteral("remedyBox"));
+    m_remedy_layout = new QVBoxLayout(m_remedy_box);
+    m_remedy_layout->setSpacing(0);
+    m_remedy_layout->setContentsMargins(0, 0, 0, 0);
+
+    auto* top = new QHBoxLayout;
+    auto* label = new QLabel(tr("&Why:"));
+    label->setBuddy(m_rungs);
+    top->addWidget(label);
+    top->addWidget(m_rungs);
+    top->addWidget(m_sentence, 1);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(3);
+    outer->addLayout(top);
+    outer->addWidget(m_numbers);
+    outer->addWidget(m_remedy_box);
+
+    connect(m_rungs, &QComboBox::activated, this, [this](int i) {
+        m_row = i;
+        render();
+    });
+    clear(tr("Pick a model to see whether it fits."));
+}
+
+void WhyPanel::clear(const QString& message) {
+    m_has_plan = false;
+    m_plan = Plan{};
+    m_row = -1;
+    m_rungs->clear();
+    m_sentence->setText(message);
+    m_numbers->clear();
+    for (QPushButton* b : m_remedy_buttons)
+        delete b;
+    m_remedy_buttons.clear();
+}
+
+void WhyPanel::setPlan(const Plan& plan) {
+    m_plan = plan;
+    m_has_plan = true;
+    {
+        const QSignalBlocker b(m_rungs);
+        m_rungs->clear();
+        for (size_t i = 0; i < plan.rungs.size(); ++i)
+            m_rungs->addItem(QStringLiteral("%1 — %2").arg(
+                tokensText(plan.rungs[i].context),
+                QString::fromLatin1(verdictName(plan.rungs[i].verdict))));
+    }
+    // The rung the user asked for (-c) is the interesting one; else the launch decision; else the
+    // smallest refused rung (the first wall).
+    int row = -1;
+    if (plan.options.context && *plan.options.context > 0)
+        for (size_t i = 0; i < plan.rungs.size(); ++i)
+            if (plan.rungs[i].requested_context == *plan.options.context) row = int(i);
+    if (row < 0 && !plan.decision.refused) row = plan.decision.rung_index;
+    if (row < 0)
+        for (size_t i = 0; i < plan.rungs.size() && row < 0; ++i)
+            if (plan.rungs[i].verdict == Verdict::Refused) row = int(i);
+    selectRung(row);
+}
+
+void WhyPanel::selectRung(int row) {
+    m_row = (row >= 0 && row < int(m_plan.rungs.size())) ? row : (m_plan.rungs.empty() ? -1 : 0);
+    render();
+}
+
+QString WhyPanel::sentence() const {
+    return m_sentence->text();
+}
+
+QString WhyPanel::numbersText() const {
+    return m_numbers->text();
+}
+
+void WhyPanel::render() {
+    for (QPushButton* b : m_remedy_buttons)
+        delete b;
+    m_remedy_buttons.clear();
+    if (!m_has_plan || m_row < 0) {
+        if (m_has_plan) m_sentence->setText(tr("The plan has no rungs."));
+        m_numbers->clear();
+        return;
+    }
+    {
+        const QSignalBlocker b(m_rungs);
+        m_rungs->setCurrentIndex(m_row);
+    }
+    const Rung& r = m_plan.rungs[size_t(m_row)];
+    m_sentence->setText(rungSentence(m_plan, m_row));
+    QString html;
+    if (r.refusal) {
+        const Refusal& f = *r.refusal;
+        html += tr("Budget <b>%1</b>: needed %2, available %3, shortfall <b>%4</b>.")
+                    .arg(QString::fromLatin1(budgetName(f.budget)), bytesText(f.needed_bytes),
+                         signedBytesText(f.available_bytes), signedBytesText(f.shortfall_bytes));
+        QStringList terms;
+        for (const TermLine& t : f.terms)
+            terms << QStringLiteral("%1 %2").arg(qs(t.label).toHtmlEscaped(), bytesText(t.bytes));
+        if (!terms.isEmpty())
+            html += QStringLiteral("<br>") + tr("Terms: %1").arg(terms.join(QStringLiteral(" · ")));
+        if (f.remedies.empty())
+            html += QStringLiteral("<br>") + tr("No option change makes this rung run.");
+    } else {
+        const Terms& t = r.totals;
+        html += tr("Weights %1 · KV %2 · state %3 · compute %4 · output %5 · overhead %6 · total "
+                   "<b>%7</b>")
+                    .arg(bytesText(t.weights), bytesText(t.kv()), bytesText(t.recurrent_state),
+                         bytesText(t.compute), bytesText(t.output), bytesText(t.overhead),
+                         bytesText(t.total()));
+        html += QStringLiteral("<br>") +
+                tr("-ngl %1 · --n-cpu-moe %2 · decode ≈ %3 tok/s · prefill ≈ %4 tok/s")
+                    .arg(r.placement.gpu_layers)
+                    .arg(r.placement.n_cpu_moe)
+                    .arg(r.speed.decode_tok_s, 0, 'f', 1)
+                    .arg(r.speed.prefill_tok_s, 0, 'f', 0);
+    }
+    m_numbers->setText(html);
+    if (!r.refusal) return;
+    int i = 0;
+    for (const Remedy& remedy : r.refusal->remedies) {
+        const QString text =
+            remedy.saves_bytes > 0
+                ? tr("→ %1 (saves %2)%3")
+                      .arg(qs(remedy.label), bytesText(Bytes(remedy.saves_bytes)),
+                           remedy.fixes ? QStringLiteral(" ✓") : QString())
+                : tr("→ %1%2").arg(qs(remedy.label),
+                                   remedy.fixes ? QStringLiteral(" ✓") : QString());
+        // '&' in a label would turn into a keyboard mnemonic.
+        auto* b = new QPushButton(QString(text).replace(QLatin1Char('&'), QStringLiteral("&&")),
+                                  m_remedy_box);
+        b->setObjectName(QStringLiteral("remedyButton%1").arg(i++));
+        b->setAccessibleName(tr("Apply remedy: %1").arg(qs(remedy.label)));
+        b->setToolTip(
+            remedy.fixes
+                ? tr("Applies this change; the rung then runs")
+                : tr("Applies this change; it helps but does not make the rung run alone"));
+        b->setFlat(true);
+        b->setStyleSheet(QStringLiteral("text-align: left; padding: 2px 6px;"));
+        b->setCursor(Qt::PointingHandCursor);
+        const PlanOptions options = remedy.options;
+        connect(b, &QPushButton::clicked, this, [this, options] { Q_EMIT remedyChosen(options); });
+        m_remedy_layout->addWidget(b);
+        m_remedy_buttons.push_back(b);
+    }
+}
+
+} // namespace headroom::ui

@@ -1,0 +1,54 @@
+// Why-refused panel: for one rung, the verdict in one sentence, then the numbers (needed,
+// available, shortfall, the terms) and the remedies, each with what it saves. Clicking a remedy
+// applies its options. Follows every new plan.
+#pragma once
+
+#include "metatypes.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QVBoxLayout;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace headroom::ui {
+
+// The one-sentence verdict of a rung ("256K is refused: GPU0 is 3.10 GiB short …").
+QString rungSentence(const Plan& plan, int row);
+
+class WhyPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit WhyPanel(QWidget* parent = nullptr);
+
+    void setPlan(const Plan& plan);
+    void clear(const QString& message = {});
+    // Shows rung `row` of the current plan; the default is the rung at the context target,
+    // else the launch decision.
+    void selectRung(int row);
+    int selectedRung() const { return m_row; }
+    QString sentence() const;
+    QString numbersText() const;
+    int remedyCount() const { return int(m_remedy_buttons.size()); }
+
+Q_SIGNALS:
+    void remedyChosen(const headroom::PlanOptions& options);
+
+private:
+    void render();
+
+    Plan m_plan;
+    bool m_has_plan = false;
+    int m_row = -1;
+    QComboBox* m_rungs;
+    QLabel* m_sentence;
+    QLabel* m_numbers;
+    QWidget* m_remedy_box;
+    QVBoxLayout* m_remedy_layout;
+    std::vector<QPushButton*> m_remedy_buttons;
+};
+
+} // namespace headroom::ui
