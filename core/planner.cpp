@@ -131,9 +131,11 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     Terms& out = out_dev >= 0 ? a.devices[out_dev] : a.host;
     // A tied output head is the token embedding loaded a second time for the output layer's
     // device (TENSOR_DUPLICATED in llama_model::load_tensors); on the CPU it is the same tensor.
-    const Bytes output_weights = (out_dev < 0 && model.output_tied_to_embd) ? 0 : price.output_weights;
+    const Bytes output_weights =
+        (out_dev < 0 && model.output_tied_to_embd) ? 0 : price.output_weights;
     out.weights = satAdd(out.weights, satAdd(output_weights, price.other_weights));
-    if (out_dev < 0 && n_dev > 0) a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, price.other_weights));
+    if (out_dev < 0 && n_dev > 0)
+        a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, price.other_weights));
     // The input layer (token embeddings) always stays on the CPU (llama_model::load_tensors:
     // dev_input = cpu_dev).
     a.host.weights = satAdd(a.host.weights, price.token_embd);
@@ -217,6 +219,79 @@ Speed estimateSpeed(const ModelShape& model, const Assignment& a, const Hardware
 
 } // namespace
 
+// KV paged out to RAM or disk (elizaOS kv-spill): with every weight on the GPUs, the KV the GPUs
+// can still hold is the resident budget; the rest would page at 256 tokens, gated by the restore
+// latency. On llama.cpp this is --no-kv-offload with --cache-ram; reported per rung.
+KvSpillPlan kvSpillFor(const ContextPrice& price, const Assignment& full,
+                       const HardwareSnapshot& hw, const MemoryBudget& budget,
+                       const ResolvedOptions& opt, std::uint32_t context) {
+    KvSpillPlan none;
+    if (budget.devices.empty()) {
+        none.message = "CPU only: the KV cache already lives in RAM";
+        return none;
+    }
+    const Bytes kv = price.kvTotal();
+    if (kv == 0) {
+        none.message = "no KV cache (recurrent state only)";
+        return none;
+    }
+    SignedBytes resident = 0;
+    for (size_t d = 0; d < full.devices.size(); ++d)
+        resident += budget.devices[d].usable -
+                    (toSigned(full.devices[d].total()) - toSigned(full.devices[d].kv()));
+    if (resident <= 0) {
+        none.message = "the weights alone exceed the GPU budget: no room for resident KV pages";
+        none.resident_budget_bytes = resident;
+        return none;
+    }
+    policy::KvSpillInput in;
+    in.requested_context = context;
+    in.bytes_per_token = kvBytesPerToken(price);
+    in.resident_budget_bytes = resident;
+    const policy::KvHostKind kind = policy::hostKindOf(hw);
+    in.restore_class = policy::restoreClassFor(kind);
+    in.cpu_spill_available =
+        policy::cpuSpillAvailable(kind, hw.ram_total, static_cast<Bytes>(resident));
+    in.voice = opt.voice;
+    auto plan = policy::planKvSpill(in);
+    if (!plan) {
+        none.message = plan.error().message;
+        return none;
+    }
+    return *plan;
+}
+
+// MoE on a GPU (ferrox/FreeToken split): what is left after everything but the experts and the KV
+// goes to experts first, up to full residency, with the rung's whole KV as the reserve floor
+// (llama.cpp does not page KV). llama.cpp realises it as --n-cpu-moe.
+ExpertSplit expertSplitFor(const ModelShape& model, const ContextPrice& price,
+                           const Assignment& full, const MemoryBudget& budget,
+                           std::uint32_t context) {
+    ExpertSplit none;
+    if (!model.isMoe() || budget.devices.empty() || model.bytesPerExpert() == 0) return none;
+    SignedBytes net = 0;
+    for (size_t d = 0; d < full.devices.size(); ++d)
+        net += budget.devices[d].usable -
+               (toSigned(full.devices[d].total()) - toSigned(full.devices[d].kv()) -
+                toSigned(full.devices[d].experts));
+    policy::ExpertSplitInput in;
+    in.budget_bytes = net;
+    in.bytes_per_expert = model.bytesPerExpert();
+    in.bytes_per_page = std::max<Bytes>(1, kvBytesPerToken(price) * policy::kKvPageTokens);
+    in.num_experts = model.moe.n_expert;
+    in.total_experts = static_cast<std::uint64_t>(model.nMoeLayers()) * model.moe.n_expert;
+    in.prefill_overlap = true;
+    in.kv_reserve_pages = policy::kvReservePages(context, policy::kKvPageTokens);
+    auto split = policy::planCacheBudget(in);
+    if (!split) {
+        none.message = split.error().message;
+        return none;
+    }
+    ExpertSplit s = *split;
+    s.applicable = true;
+    return s;
+}
+
 Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryBudget& budget,
               const HardwareSnapshot& hw, std::uint64_t requested_ctx) {
     Rung r;
@@ -231,6 +306,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     PlacementChoice choice;
     choice.ngl = budget.devices.empty() ? 0 : ngl_all;
     Assignment a = assign(model, price, opt, budget, choice);
+    const Assignment full = a; // everything offloaded: the reference for the KV and expert splits
     bool ok = fits(a, budget);
     bool resident = ok;
 
@@ -329,6 +405,30 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
                         " usable (" + formatSignedBytes(f.shortfall_bytes) + " short)";
         r.refusal = f;
     }
+    // Unified memory: a plan that fits the pool must still leave the OS its floor (Hermes
+    // estimator revision 5eca89b5, UMA OS-floor gate). With the 80 % pool share it cannot bite
+    // today (20 % left always exceeds min(16 GiB, max(3 GiB, 10 %))); it stays as the guard if
+    // that share ever changes.
+    if (r.verdict == Verdict::Resident && budget.uma && !budget.devices.empty()) {
+        const policy::OsFloorCheck os =
+            policy::checkOsFloor(budget.uma_pool_total, r.totals.total());
+        if (!os.ok) {
+            r.verdict = Verdict::Refused;
+            Refusal f;
+            f.code = RefusalCode::OsFloor;
+            f.budget = BudgetName::OsFloor;
+            f.needed_bytes = r.totals.total();
+            f.available_bytes = toSigned(budget.uma_pool_total) - toSigned(os.floor);
+            f.shortfall_bytes = toSigned(f.needed_bytes) - f.available_bytes;
+            f.terms = termLines(r.totals);
+            f.message = "would leave " + formatSignedBytes(os.left) + " of the " +
+                        formatBytes(budget.uma_pool_total) + " pool for the OS (floor " +
+                        formatBytes(os.floor) + "): the machine would swap";
+            r.refusal = f;
+        }
+    }
+    r.kv_spill = kvSpillFor(price, full, hw, budget, opt, r.context);
+    r.expert_split = expertSplitFor(model, price, full, budget, r.context);
     r.speed = estimateSpeed(model, a, hw, budget, r.n_ubatch);
     return r;
 }
@@ -422,6 +522,7 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     r.n_seq = std::max<std::uint32_t>(1, o.n_parallel);
     r.kv_unified = o.kv_unified;
     r.swa_full = o.swa_full;
+    r.voice = o.latency == LatencyProfile::Voice;
     r.mtp = posture != Posture::Plain;
     if (r.mtp && !o.ubatch_set) {
         // Hermes postures: lean decodes with the default 512 ubatch, stacked prefills with 2048.

@@ -26,6 +26,7 @@ struct ResolvedOptions {
     bool swa_full = false;
     bool mtp = false;
     Bytes mmproj_bytes = 0; // 0: no projector loaded
+    bool voice = false;     // KV spill restore budget: voice (200 ms) instead of text
 };
 
 // The context sizes llama.cpp derives from -c/-np/-kvu (llama_context constructor in

@@ -270,6 +270,34 @@ private slots:
         QVERIFY(p.error().message.find("same K and V cache type") != std::string::npos);
     }
 
+    void everyGpuRungCarriesAKvSpillPlanInPagesOf256Tokens() {
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false));
+        // 128K: KV is 16 GiB = 131072 B per token; 512 pages of 256 tokens, 32 MiB each.
+        const KvSpillPlan& k = p.rungs[2].kv_spill;
+        QCOMPARE(k.page_bytes, Bytes{131072} * 256);
+        QCOMPARE(k.total_pages, std::uint64_t{512});
+        QCOMPARE(k.total_bytes, Bytes{16} * GiB);
+        // Resident budget: usable 21.84 GiB minus every non-KV byte of the full offload; the
+        // cache does not fit, so the remainder pages to CPU RAM over PCIe (discrete card).
+        QCOMPARE(k.mode, KvSpillMode::Spill);
+        QCOMPARE(k.tier, KvSpillTier::Cpu);
+        QCOMPARE(k.restore_class, KvRestoreClass::CpuPcie);
+        QCOMPARE(k.resident_pages + k.spill_pages, k.total_pages);
+        // 96K fits with its KV resident.
+        QCOMPARE(p.rungs[1].kv_spill.mode, KvSpillMode::Resident);
+    }
+
+    void moeRungsCarryTheExpertCacheSplit() {
+        const Plan p = planOrFail(moeShape(), snapshotFromSizes({8 * GiB}, 64 * GiB, false));
+        const ExpertSplit& e = p.rungs[0].expert_split;
+        QVERIFY(e.applicable);
+        // 8 MoE blocks x 64 experts = 512 slots for full residency; 1 GiB / 64 = 16 MiB per expert.
+        QCOMPARE(e.total_experts, std::uint64_t{512});
+        QCOMPARE(e.bytes_per_expert, Bytes{16} * MiB);
+        QVERIFY(e.expert_slots < e.total_experts);
+        QVERIFY(e.expert_slots >= 64);
+    }
+
     void aCardSmallerThanItsMarginHasANegativeBudgetNotAWrappedOne() {
         const MemoryBudget b = capacityBudget(snapshotFromSizes({1 * GiB}, 8 * GiB, false), 0);
         // 1 GiB - 2 GiB margin = -1 GiB.
