@@ -59,7 +59,16 @@ std::optional<GgmlTypeInfo> ggmlTypeInfo(std::uint32_t id) {
 }
 
 GgmlTypeInfo ggmlTypeInfo(GgmlType type) {
-    return *ggmlTypeInfo(static_cast<std::uint32_t>(type));
+    // Direct-indexed table: pricing asks this for every layer of every rung.
+    static const std::array<GgmlTypeInfo, 64> byId = [] {
+        std::array<GgmlTypeInfo, 64> t{};
+        for (const auto& info : kTypes)
+            t[static_cast<std::uint32_t>(info.type)] = info;
+        return t;
+    }();
+    const auto id = static_cast<std::uint32_t>(type);
+    if (id < byId.size() && byId[id].block_elems != 0) return byId[id];
+    return *ggmlTypeInfo(id);
 }
 
 std::string_view ggmlTypeName(GgmlType type) {

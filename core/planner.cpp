@@ -58,6 +58,7 @@ int layerDevice(std::uint32_t il, std::uint32_t n_layer_all, std::uint32_t ngl,
         std::min<std::int64_t>(ngl, static_cast<std::int64_t>(n_layer_all) + 1);
     if (static_cast<std::int64_t>(il) < start || static_cast<std::int64_t>(il) - start >= act)
         return -1;
+    if (splits.size() == 1) return 0;
     const double f =
         static_cast<double>(static_cast<std::int64_t>(il) - start) / static_cast<double>(act);
     const auto it = std::upper_bound(splits.begin(), splits.end(), f);
@@ -293,7 +294,7 @@ ExpertSplit expertSplitFor(const ModelShape& model, const ContextPrice& price,
 }
 
 Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryBudget& budget,
-              const HardwareSnapshot& hw, std::uint64_t requested_ctx) {
+              const HardwareSnapshot& hw, std::uint64_t requested_ctx, bool detail) {
     Rung r;
     r.requested_context =
         static_cast<std::uint32_t>(std::min<std::uint64_t>(requested_ctx, UINT32_MAX));
@@ -311,14 +312,28 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     bool resident = ok;
 
     if (!ok && !budget.devices.empty() && !budget.uma && !budget.unknown) {
-        // 1. MoE: keep the experts of the first N blocks in RAM (--n-cpu-moe N), smallest N first.
-        if (model.isMoe()) {
-            for (std::uint32_t n = 1; n <= n_layer_all && !ok; ++n) {
-                if (model.layers[n - 1].experts_bytes == 0) continue;
-                choice.n_cpu_moe = n;
-                a = assign(model, price, opt, budget, choice);
-                ok = devicesFit(a, budget);
+        // Both axes below are monotone (more experts or fewer layers on the CPU never needs more
+        // VRAM), so the smallest move that fits is found by bisection: O(layers log layers).
+        auto smallestFitting = [&](std::uint32_t lo, std::uint32_t hi, auto&& apply) -> bool {
+            // Finds the smallest k in [lo, hi] whose apply(k) fits; leaves `a`/`choice` there.
+            apply(hi);
+            if (!devicesFit(assign(model, price, opt, budget, choice), budget)) return false;
+            while (lo < hi) {
+                const std::uint32_t mid = lo + (hi - lo) / 2;
+                apply(mid);
+                if (devicesFit(assign(model, price, opt, budget, choice), budget))
+                    hi = mid;
+                else
+                    lo = mid + 1;
             }
+            apply(hi);
+            a = assign(model, price, opt, budget, choice);
+            return true;
+        };
+        // 1. MoE: keep the experts of the first N blocks in RAM (--n-cpu-moe N), smallest N.
+        if (model.isMoe()) {
+            ok = smallestFitting(1, n_layer_all, [&](std::uint32_t n) { choice.n_cpu_moe = n; });
+            if (!ok) choice.n_cpu_moe = n_layer_all;
         } else if (model.hasRecurrent()) {
             // 2. Hybrid: move the FFNs of the fewest recurrent blocks that cover the overflow.
             const SignedBytes over = deviceOverflow(a, budget);
@@ -331,12 +346,13 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
             if (!ok) choice.ffn_host.clear();
         }
         // 3. Otherwise llama.cpp's only axis: fewer offloaded layers (the first blocks stay on
-        // CPU).
-        for (std::uint32_t ngl = ngl_all; !ok; --ngl) {
-            choice.ngl = ngl;
-            a = assign(model, price, opt, budget, choice);
-            ok = devicesFit(a, budget);
-            if (ngl == 0) break;
+        // the CPU). k layers kept on the CPU = ngl_all - k offloaded.
+        if (!ok) {
+            ok = smallestFitting(0, ngl_all, [&](std::uint32_t k) { choice.ngl = ngl_all - k; });
+            if (!ok) {
+                choice.ngl = 0;
+                a = assign(model, price, opt, budget, choice);
+            }
         }
         ok = ok && toSigned(a.host.total()) <= budget.ram_usable;
     }
@@ -361,12 +377,13 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
             r.placement.ffn_blocks_to_host.push_back(static_cast<std::uint32_t>(il));
     r.placement.override_tensor = policy::hybridFfnOverride(r.placement.ffn_blocks_to_host);
     if (model.isMoe()) {
+        const std::vector<double> splits = cumulativeSplits(budget);
         const Bytes per_layer = model.moe.n_expert;
         for (std::uint32_t il = 0; il < n_layer_all; ++il) {
             if (model.layers[il].experts_bytes == 0 || (model.layers[il].is_mtp && !opt.mtp))
                 continue;
-            const bool host = il < choice.n_cpu_moe || layerDevice(il, n_layer_all, choice.ngl,
-                                                                   cumulativeSplits(budget)) < 0;
+            const bool host =
+                il < choice.n_cpu_moe || layerDevice(il, n_layer_all, choice.ngl, splits) < 0;
             (host ? r.placement.expert_slots_host : r.placement.expert_slots_gpu) += per_layer;
         }
     }
@@ -395,14 +412,16 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
         f.needed_bytes = needed;
         f.available_bytes = available;
         f.shortfall_bytes = toSigned(needed) - available;
-        f.terms = termLines(r.totals);
-        if (f.code == RefusalCode::MemoryUnknown)
+        if (!detail) {
+            // message and terms are for people; a remedy's re-pricing needs the numbers only
+        } else if (f.code == RefusalCode::MemoryUnknown)
             f.message =
                 "free memory could not be read right now, so no launch is planned on a guess";
         else
             f.message = formatTokens(r.context) + " needs " + gib(needed) + " but " +
                         budgetName(f.budget) + " has " + formatSignedBytes(available) +
                         " usable (" + formatSignedBytes(f.shortfall_bytes) + " short)";
+        if (detail) f.terms = termLines(r.totals);
         r.refusal = f;
     }
     // Unified memory: a plan that fits the pool must still leave the OS its floor (Hermes
@@ -427,6 +446,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
             r.refusal = f;
         }
     }
+    if (!detail) return r;
     r.kv_spill = kvSpillFor(price, full, hw, budget, opt, r.context);
     r.expert_split = expertSplitFor(model, price, full, budget, r.context);
     r.speed = estimateSpeed(model, a, hw, budget, r.n_ubatch);
@@ -612,7 +632,7 @@ std::optional<Remedy> tryRemedy(const ModelShape& model, const HardwareSnapshot&
                                 std::string label, PlanOptions changed, std::uint32_t ctx) {
     if (!validateOptions(model, changed)) return std::nullopt;
     const ResolvedOptions ro = resolve(model, changed, hw, rung.posture);
-    const Rung after = planRung(model, ro, budget, hw, ctx);
+    const Rung after = planRung(model, ro, budget, hw, ctx, false);
     Remedy m;
     m.kind = kind;
     m.label = std::move(label);

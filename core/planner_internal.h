@@ -36,7 +36,9 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
 bool fits(const Assignment& a, const MemoryBudget& budget);
 
 // Prices and places one context: verdict, per-device bytes, placement, refusal (without remedies).
+// `detail` = false prices and places only (no speed, KV-spill or expert-split analysis, no
+// messages): what re-pricing a remedy needs, several times faster.
 Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryBudget& budget,
-              const HardwareSnapshot& hw, std::uint64_t requested_ctx);
+              const HardwareSnapshot& hw, std::uint64_t requested_ctx, bool detail = true);
 
 } // namespace headroom::detail

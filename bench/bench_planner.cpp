@@ -1,0 +1,65 @@
+// Measures planning speed: one model across every rung and posture, and the whole built-in
+// catalog on one machine. Prints nanoseconds per plan; asserts nothing (rule: speed is measured).
+#include "catalog.h"
+#include "hardware.h"
+#include "planner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+using namespace headroom;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+template <typename F>
+double medianNs(int reps, int inner, F&& f) {
+    std::vector<double> samples;
+    for (int r = 0; r < reps; ++r) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < inner; ++i)
+            f();
+        const auto t1 = Clock::now();
+        samples.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / inner);
+    }
+    std::sort(samples.begin(), samples.end());
+    return samples[samples.size() / 2];
+}
+
+} // namespace
+
+int main() {
+    auto catalog = loadBuiltinCatalog();
+    if (!catalog) {
+        std::fprintf(stderr, "catalog: %s\n", catalog.error().message.c_str());
+        return 1;
+    }
+    const HardwareSnapshot hw = snapshotFromSizes({24 * GiB}, 64 * GiB, false);
+    std::vector<ModelShape> shapes;
+    for (const auto& e : catalog->entries())
+        if (auto s = catalog->shape(e.id)) shapes.push_back(*s);
+
+    std::printf("planning benchmark (median of 15 runs), hardware: %s\n", hw.label.c_str());
+    std::printf("%-34s %6s %12s\n", "model", "rungs", "us/plan");
+    double worst = 0;
+    volatile std::size_t sink = 0;
+    for (const auto& s : shapes) {
+        std::size_t rungs = 0;
+        const double ns = medianNs(15, 20, [&] {
+            auto p = makePlan(s, hw, {});
+            rungs = p->rungs.size() + p->other_posture_rungs.size();
+            sink = sink + rungs;
+        });
+        worst = std::max(worst, ns);
+        std::printf("%-34s %6zu %12.1f\n", s.id.c_str(), rungs, ns / 1000.0);
+    }
+    const double all = medianNs(15, 3, [&] {
+        for (const auto& s : shapes)
+            sink = sink + makePlan(s, hw, {})->rungs.size();
+    });
+    std::printf("\nworst single model: %.1f us per plan (goal < 50 us)\n", worst / 1000.0);
+    std::printf("whole catalog (%zu models): %.3f ms (goal < 2 ms)\n", shapes.size(), all / 1e6);
+    return 0;
+}
