@@ -19,9 +19,6 @@ struct ScanItem {
     QString error;
 };
 
-// Candidate model files below `folder`: *.gguf, the first part only of split models, sorted.
-QStringList findModelFiles(const QString& folder);
-
 // Reads every model below `folder` on a worker thread (core/gguf/model_scanner finds them). The
 // future reports progress (models read of models found) and one ScanItem per model or per
 // unreadable file; cancel() stops it.
