@@ -19,7 +19,12 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
         if (!catalog) return catalog.error();
         return catalog->shape(f.model_id);
     }
-    return shapeFromGgufFile(f.path);
+    auto shape = shapeFromGgufFile(f.path);
+    // A model file that is missing or unreadable is "unreadable input" (exit 3), not a bad
+    // argument like an unknown catalog id.
+    if (!shape && shape.error().code == ErrorCode::NotFound)
+        return makeError(ErrorCode::IoError, shape.error().message, shape.error().details);
+    return shape;
 }
 
 } // namespace headroom::cli

@@ -1,0 +1,157 @@
+// headroom-cli plan and catalog: the CLI contract — every catalog model plans as a table and as
+// JSON of schema headroom.plan/1, bad arguments exit 2 naming the argument, unreadable models 3.
+#include "common/cli_runner.h"
+
+#include "catalog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using headroom::test::runCli;
+
+namespace {
+
+const QStringList kMachine = {"--vram", "24GiB", "--ram", "64GiB"};
+
+} // namespace
+
+class TestCliPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void everyCatalogModelPlansAsATableAndAsJson() {
+        auto catalog = headroom::loadBuiltinCatalog();
+        QVERIFY(catalog);
+        QVERIFY(catalog->size() >= 40);
+        for (const auto& e : catalog->entries()) {
+            const QString id = QString::fromStdString(e.id);
+            const auto table = runCli(QStringList{"plan", "--model", id} + kMachine);
+            QVERIFY2(table.code == 0, qPrintable(id + ": " + table.err));
+            QVERIFY2(table.out.contains("Decision:"), qPrintable(id));
+            const auto json = runCli(QStringList{"plan", "--model", id, "--json"} + kMachine);
+            QVERIFY2(json.code == 0, qPrintable(id + ": " + json.err));
+            const auto j = nlohmann::json::parse(json.out.toStdString());
+            QCOMPARE(j.at("schema").get<std::string>(), std::string("headroom.plan/1"));
+            QCOMPARE(j.at("model").at("id").get<std::string>(), e.id);
+            QVERIFY(!j.at("rungs").empty());
+            for (const auto& r : j.at("rungs")) {
+                // Every byte count is an integer and the total is the sum of its terms.
+                const auto& b = r.at("bytes");
+                const std::uint64_t sum =
+                    b.at("weights").get<std::uint64_t>() + b.at("kv").get<std::uint64_t>() +
+                    b.at("recurrent_state").get<std::uint64_t>() +
+                    b.at("compute").get<std::uint64_t>() + b.at("output").get<std::uint64_t>() +
+                    b.at("overhead").get<std::uint64_t>() + b.at("mmproj").get<std::uint64_t>();
+                QCOMPARE(b.at("total").get<std::uint64_t>(), sum);
+                const std::string v = r.at("verdict");
+                QVERIFY(v == "resident" || v == "spilled" || v == "refused");
+                QCOMPARE(r.at("refusal").is_null(), v != "refused");
+            }
+        }
+    }
+
+    void llamaEightBOnA24GibCardLaunchesAt128kResident() {
+        const auto r =
+            runCli(QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--json"} + kMachine);
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        // f16 KV of 32 layers x 1024 x 2 x 2 B = 128 KiB per token: 16 GiB at 128K, plus 4.6 GiB of
+        // weights fits a 24 GiB card's 21.84 GiB usable.
+        QCOMPARE(j.at("decision").at("context").get<int>(), 131072);
+        QCOMPARE(j.at("decision").at("spilled").get<bool>(), false);
+        const auto& launch = j.at("launch").at("llama_server");
+        QCOMPARE(launch.at(0).get<std::string>(), std::string("-c"));
+        QCOMPARE(launch.at(1).get<std::string>(), std::string("131072"));
+        QCOMPARE(j.at("rungs").back().at("bytes").at("kv").get<std::uint64_t>(),
+                 std::uint64_t{16} << 30);
+    }
+
+    void llamaCppShortFlagsAreAccepted() {
+        // -ctk/-ctv/-fa/-ub/-np are llama.cpp's spellings; q8_0 KV is 34/64 of f16: 8.5 GiB at
+        // 128K.
+        const auto r = runCli(QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-c", "128K",
+                                          "-ctk", "q8_0", "-ctv", "q8_0", "-fa", "on", "-ub", "256",
+                                          "-np", "1", "--json"} +
+                              kMachine);
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& rung = j.at("rungs").at(j.at("decision").at("rung_index").get<int>());
+        QCOMPARE(rung.at("bytes").at("kv").get<std::uint64_t>(), std::uint64_t{17} << 29);
+        QCOMPARE(rung.at("n_ubatch").get<int>(), 256);
+    }
+
+    void badArgumentsExitTwoAndNameTheArgument() {
+        struct Case {
+            QStringList args;
+            const char* names;
+        };
+        const Case cases[] = {
+            {{"plan", "--model", "llama-3.1-8b-instruct", "--vram", "lots", "--ram", "64GiB"},
+             "--vram"},
+            {{"plan", "--model", "llama-3.1-8b-instruct", "--vram", "24GiB"}, "--ram"},
+            {{"plan", "--model", "llama-3.1-8b-instruct", "--vram", "24GiB", "--ram", "2PiB"},
+             "--ram"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-ctk", "q9"} + kMachine,
+             "-ctk"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-fa", "maybe"} + kMachine,
+             "-fa"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-c", "-5"} + kMachine,
+             "ctx-size"},
+            {QStringList{"plan", "--model", "no-such-model"} + kMachine, "no-such-model"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-ctv", "q8_0", "-fa", "off"} +
+                 kMachine,
+             "flash attention"},
+            {QStringList{"plan"} + kMachine, "no model"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--preset", "no-such-box"},
+             "no-such-box"},
+            {{"catalog", "--fits-at", "soon"}, "--fits-at"},
+        };
+        for (const auto& c : cases) {
+            const auto r = runCli(c.args);
+            QVERIFY2(r.code == 2,
+                     qPrintable(c.args.join(' ') + " -> " + QString::number(r.code) + " " + r.err));
+            QVERIFY2(r.err.contains(c.names), qPrintable(c.args.join(' ') + ": " + r.err));
+        }
+    }
+
+    void anUnreadableModelFileExitsThree() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("broken.gguf");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("GGUF\x03\x00\x00\x00 truncated");
+        f.close();
+        const auto r = runCli(QStringList{"plan", path} + kMachine);
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains("broken.gguf"));
+        const auto missing = runCli(QStringList{"plan", dir.filePath("nope.gguf")} + kMachine);
+        QCOMPARE(missing.code, 3);
+    }
+
+    void presetsPlanThroughThePlanCommand() {
+        const auto r =
+            runCli({"plan", "--model", "gpt-oss-20b", "--preset", "m4-max-128g", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j.at("hardware").at("uma").get<bool>(), true);
+        for (const auto& rung : j.at("rungs"))
+            QVERIFY(rung.at("verdict") != "spilled"); // UMA never spills
+    }
+
+    void catalogRanksResidentModelsFirst() {
+        const auto r = runCli(QStringList{"catalog", "--json"} + kMachine);
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        bool seen_non_resident = false;
+        for (const auto& m : j.at("models")) {
+            const bool resident = m.at("largest_resident_context").get<std::uint64_t>() > 0;
+            QVERIFY(!(resident && seen_non_resident));
+            seen_non_resident = seen_non_resident || !resident;
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPlan)
+#include "test_cli_plan.moc"
