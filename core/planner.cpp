@@ -580,8 +580,9 @@ Decision initialWindow(const std::vector<Rung>& rungs, const std::vector<bool>& 
         d.refused = true;
         d.context = rungs[first].context;
         d.rung_index = first;
-        d.reasons.push_back("the " + formatTokens(rungs[first].requested_context) +
-                            " floor does not fit: no context makes this model run here");
+        d.reasons.push_back(
+            "the " + formatTokens(rungs[first].requested_context) +
+            " floor does not fit with these options; the floor is the smallest window planned");
         return d;
     }
     int best = -1;
@@ -987,10 +988,12 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         Rung& r = pick.rungs[decision.rung_index];
         if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong && !exact) {
             r.refusal->code = RefusalCode::PhysicsFloor;
-            r.refusal->message = "needs " + gib(r.refusal->needed_bytes) + " at the " +
-                                 formatTokens(r.requested_context) + " floor but only " +
-                                 formatSignedBytes(r.refusal->available_bytes) + " of " +
-                                 budgetName(r.refusal->budget) + " is usable: try a smaller quant";
+            r.refusal->message =
+                "needs " + gib(r.refusal->needed_bytes) + " at the " +
+                formatTokens(r.requested_context) + " floor but only " +
+                formatSignedBytes(r.refusal->available_bytes) + " of " +
+                budgetName(r.refusal->budget) +
+                " is usable (see the remedies: a smaller quant or a smaller KV cache)";
         }
     }
     for (auto& r : pick.rungs) {

@@ -9,5 +9,5 @@ sh scripts/build.sh
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ "${QT_QPA_PLATFORM:-}" = offscreen ]; then
   exec build/bin/headroom "$@"
 fi
-echo "No display: planning ${HEADROOM_MODEL:-qwen3-30b-a3b} on this machine (headroom-cli plan --probe)."
-exec build/bin/headroom-cli plan --model "${HEADROOM_MODEL:-qwen3-30b-a3b}" --probe "$@"
+echo "No display: planning ${HEADROOM_MODEL:-gpt-oss-20b} on this machine (headroom-cli plan --probe)."
+exec build/bin/headroom-cli plan --model "${HEADROOM_MODEL:-gpt-oss-20b}" --probe "$@"
