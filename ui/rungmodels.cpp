@@ -35,9 +35,9 @@ QString rungLabel(const Plan& plan, int row) {
 // ---- RungMemoryModel -------------------------------------------------------------------------
 
 RungMemoryModel::RungMemoryModel(int device, QObject* parent)
-    : QAbstractTableModel(parent), m_device(device) {}
+    : PlanRungModel(parent), m_device(device) {}
 
-void RungMemoryModel::setPlan(const Plan& plan) {
+void PlanRungModel::setPlan(const Plan& plan) {
     // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
     // move bars instead of rebuilding every bar set — the difference between a frame and two.
     if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
@@ -205,22 +205,7 @@ QVariant RungMemoryModel::headerData(int section, Qt::Orientation o, int role) c
 
 // ---- SpeedModel ------------------------------------------------------------------------------
 
-SpeedModel::SpeedModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void SpeedModel::setPlan(const Plan& plan) {
-    // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
-    // move bars instead of rebuilding every bar set — the difference between a frame and two.
-    if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
-        samePlanLayout(plan, m_plan)) {
-        m_plan = plan;
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
-        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
-        return;
-    }
-    beginResetModel();
-    m_plan = plan;
-    endResetModel();
-}
+SpeedModel::SpeedModel(QObject* parent) : PlanRungModel(parent) {}
 
 int SpeedModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(m_plan.rungs.size());
@@ -277,22 +262,7 @@ QVariant SpeedModel::headerData(int section, Qt::Orientation o, int role) const 
 
 // ---- ExpertSplitModel ------------------------------------------------------------------------
 
-ExpertSplitModel::ExpertSplitModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void ExpertSplitModel::setPlan(const Plan& plan) {
-    // Same rungs, new numbers (an option changed): update in place, so the chart mappers only
-    // move bars instead of rebuilding every bar set — the difference between a frame and two.
-    if (plan.rungs.size() == m_plan.rungs.size() && !plan.rungs.empty() &&
-        samePlanLayout(plan, m_plan)) {
-        m_plan = plan;
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
-        Q_EMIT headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
-        return;
-    }
-    beginResetModel();
-    m_plan = plan;
-    endResetModel();
-}
+ExpertSplitModel::ExpertSplitModel(QObject* parent) : PlanRungModel(parent) {}
 
 bool ExpertSplitModel::applicable() const {
     for (const Rung& r : m_plan.rungs)

@@ -12,8 +12,21 @@ namespace headroom::ui {
 // "64K", with "▸" on the chosen rung and "✕" on a refused one: category labels for the charts.
 QString rungLabel(const Plan& plan, int row);
 
+// The plan every rung model shows, and the one way a new plan arrives: with the same rungs (an
+// option changed) the cells update in place, so chart mappers move bars instead of rebuilding
+// every bar set — the difference between a frame and two; otherwise the model resets.
+class PlanRungModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+    void setPlan(const Plan& plan);
+
+protected:
+    Plan m_plan;
+};
+
 // Memory of one device (or of host RAM) by term, one row per rung.
-class RungMemoryModel : public QAbstractTableModel {
+class RungMemoryModel : public PlanRungModel {
     Q_OBJECT
 public:
     enum Column {
@@ -35,7 +48,6 @@ public:
 
     explicit RungMemoryModel(int device = kHost, QObject* parent = nullptr);
 
-    void setPlan(const Plan& plan);
     void setDevice(int device);
     int device() const { return m_device; }
     QString deviceName() const;
@@ -51,33 +63,27 @@ public:
 
 private:
     const Terms* terms(int row) const;
-    Plan m_plan;
     int m_device;
 };
 
 // Decode and prefill speed per rung. X is the rung's index so rungs sit evenly spaced.
-class SpeedModel : public QAbstractTableModel {
+class SpeedModel : public PlanRungModel {
     Q_OBJECT
 public:
     enum Column { X, Decode, Prefill, Label, ColumnCount };
     explicit SpeedModel(QObject* parent = nullptr);
-    void setPlan(const Plan& plan);
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
-
-private:
-    Plan m_plan;
 };
 
 // MoE: the GPU room left after weights and compute, split between expert slots and KV pages.
-class ExpertSplitModel : public QAbstractTableModel {
+class ExpertSplitModel : public PlanRungModel {
     Q_OBJECT
 public:
     enum Column { Label, ExpertSlots, KvPages, Budget, Index, ColumnCount };
     explicit ExpertSplitModel(QObject* parent = nullptr);
-    void setPlan(const Plan& plan);
     // Any rung where the split applies (a MoE model on a GPU).
     bool applicable() const;
     SignedBytes cellBytes(int row, int column) const;
@@ -85,9 +91,6 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
-
-private:
-    Plan m_plan;
 };
 
 } // namespace headroom::ui
