@@ -11,6 +11,18 @@ namespace {
 // GGML_PAD(..., 256) for the SWA cache). Not a knob: it is llama.cpp's.
 inline constexpr std::uint64_t kCtxPad = 256;
 
+// Graphs whose main build marks a hidden state as an output (llm_graph_result::t_h_nextn, made an
+// output by llm_graph_result::set_outputs -> ggml_set_output) besides result_norm: that row is
+// never freed nor reused in place by ggml-alloc, so one more [n_embd, n_ubatch] f32 row is alive
+// next to the logits. models/openai-moe.cpp (t_h_nextn = the last l_out, before the final norm);
+// models/qwen3next.cpp, qwen35.cpp, qwen35moe.cpp and nemotron-h.cpp (t_h_nextn = the normed state,
+// result_norm = ggml_get_rows of it, a copy). deepseek2 and glm4moe set t_h_nextn to result_norm
+// itself (no extra row).
+bool keepsHiddenStateRow(const std::string& arch) {
+    return arch == "gpt-oss" || arch == "qwen3next" || arch == "qwen35" || arch == "qwen35moe" ||
+           arch == "nemotron_h" || arch == "nemotron_h_moe";
+}
+
 bool isAttention(AttentionKind k) {
     return k == AttentionKind::Full || k == AttentionKind::SlidingWindow || k == AttentionKind::Mla;
 }
@@ -102,7 +114,8 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         // create_memory branch filters it to il >= n_layer() cache only the MTP blocks (priced
         // above); the others pass no filter, so the draft context caches every layer again.
         bool filtered = false;
-        for (const auto& l : model.layers) filtered = filtered || (l.is_mtp && !l.in_main_cache);
+        for (const auto& l : model.layers)
+            filtered = filtered || (l.is_mtp && !l.in_main_cache);
         if (!filtered) {
             Bytes k = 0, v = 0;
             for (const auto& lp : p.layers) {
@@ -121,16 +134,24 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off).
     p.output = satMul(satMul(model.n_vocab, 4), n_seq);
 
-    // Compute buffers (ESTIMATE, fitted to measurements). llama.cpp sizes them by reserving the
-    // worst-case graph (llama_context::graph_reserve: n_tokens = n_ubatch, every token an output)
-    // and letting ggml-alloc pack it; the buffer is the larger of two peaks. Fitted on the CPU
-    // backend of the node-llama-cpp 3.21.1 build (tests/validation/measured.json), exact to the
-    // byte for llama and qwen3moe:
-    //   logits peak    = 4 ub (n_vocab + 2 n_embd) + 4 ub         (logits + final norm rows)
+    // Compute buffers (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
+    // (llama_context::graph_reserve: n_tokens = n_ubatch, every token an output) and letting
+    // ggml-alloc pack it (ggml_gallocr_alloc_graph_impl: inputs first, a tensor freed after its
+    // last consumer, in-place reuse for element-wise ops, best-fit free blocks); the buffer is the
+    // highest offset ever used. Replaying that allocator on llama.cpp's own graphs (dev tool in
+    // tests/validation/README.md) shows two peaks:
+    //   logits peak    = 4 ub n_vocab (result_output, allocated last, above everything alive)
+    //                  + 4 ub n_embd x rows + 4 ub (the small inputs below inp_embd)
+    //     rows = 2: inp_embd (an input, kept to the end) and the last layer's output, which the
+    //     final norm and result_norm reuse in place; + 1 where the graph keeps a hidden state
+    //     output (keepsHiddenStateRow).
     //   attention peak = 4 ub n_kv (n_head + 1)                   (f32 KQ scores + f32 mask, no FA)
     //                  + ub (14 n_embd + 8 n_head head_dim) + 20 ub
     // With flash attention the scores are never materialised and the logits peak dominates.
-    // Gemma 3, gpt-oss, MLA and hybrid graphs measure 2-35 % above this (docs/accuracy.md).
+    // Not modelled: where the last layer's output lands depends on which free hole best fits at
+    // that moment; when none does (e.g. an MoE expert sum allocated while the weighted expert rows
+    // [n_embd, n_expert_used, ub] are alive) it lands above them and the logits move up with it.
+    // docs/accuracy.md lists the settings where that happens.
     const Bytes ub = g.n_ubatch;
     const Bytes n_embd = model.n_embd;
     std::uint32_t n_head = 0, head_k = 0;
@@ -140,11 +161,14 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         if (l.n_head_kv > 0) head_k = std::max(head_k, l.n_embd_k_gqa / l.n_head_kv);
     }
     const Bytes n_kv = g.n_ctx_seq;
-    const Bytes activations = satAdd(satMul(ub, 14 * n_embd + 8 * static_cast<Bytes>(n_head) * head_k), 20 * ub);
-    const Bytes scores = opt.flash_attn ? 0 : satMul(satMul(4 * ub, n_kv), static_cast<Bytes>(n_head) + 1);
+    const Bytes activations =
+        satAdd(satMul(ub, 14 * n_embd + 8 * static_cast<Bytes>(n_head) * head_k), 20 * ub);
+    const Bytes scores =
+        opt.flash_attn ? 0 : satMul(satMul(4 * ub, n_kv), static_cast<Bytes>(n_head) + 1);
     p.compute_inputs = 0;
     p.compute_layer = satAdd(activations, scores);
-    p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, 2 * n_embd)), 4 * ub);
+    const Bytes rows = keepsHiddenStateRow(model.architecture) ? 3 : 2;
+    p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, rows * n_embd)), 4 * ub);
     p.compute_host = satMul(satMul(ub, n_embd), 4);
     if (opt.mtp && model.mtpCapable()) p.compute_mtp = p.compute_logits;
     p.mmproj = opt.mmproj_bytes;

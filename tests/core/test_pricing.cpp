@@ -177,6 +177,24 @@ private slots:
         QCOMPARE(off.computeFor(true, true), Bytes{322971648});
     }
 
+    void aGraphThatKeepsItsHiddenStateAsAnOutputHoldsOneMoreRowBesideTheLogits() {
+        // gpt-oss-20b's dims (n_vocab 201088, n_embd 2880): models/openai-moe.cpp marks the last
+        // l_out as an output (t_h_nextn), so inp_embd, l_out and result_norm are all alive when
+        // result_output is allocated. Measured on node-llama-cpp 3.21.1's CPU build, 32K, q8_0
+        // cache, flash attention, ub 512 (tests/validation/measured.json): 429 524 992 bytes =
+        // 4 x 512 x (201088 + 3 x 2880) + 4 x 512.
+        ModelShape m = llama8bLike();
+        m.architecture = "gpt-oss";
+        m.n_vocab = 201088;
+        m.n_embd = 2880;
+        ResolvedOptions o;
+        QCOMPARE(priceContext(m, o, 4096).compute_logits, Bytes{429524992});
+        // The same dims under an architecture whose result_norm reuses the last layer output in
+        // place keep two rows: 4 x 512 x (201088 + 2 x 2880) + 4 x 512 = 423 626 752.
+        m.architecture = "llama";
+        QCOMPARE(priceContext(m, o, 4096).compute_logits, Bytes{423626752});
+    }
+
     void ubatchIsClampedToTheContext() {
         const ModelShape m = llama8bLike();
         ResolvedOptions o;
