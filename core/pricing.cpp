@@ -147,7 +147,17 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     //     output (keepsHiddenStateRow).
     //   attention peak = 4 ub n_kv (n_head + 1)                   (f32 KQ scores + f32 mask, no FA)
     //                  + ub (14 n_embd + 8 n_head head_dim) + 20 ub
-    // With flash attention the scores are never materialised and the logits peak dominates.
+    //   FFN peak       = 4 ub (3 w + 3 n_embd) + mask bytes
+    //     at the GLU product: the gate and up rows and the product ([w, ub] f32 each;
+    //     ggml_swiglu_split is not an in-place op; a fused up of 2w plus the product is the same
+    //     3w), the residual and inp_embd, and the hole of the normed FFN input (allocated before
+    //     gate/up, freed after them, so it stays under them), plus the KQ masks every layer reads
+    //     (inputs, alive to the last layer):
+    //     [n_kv, ub] per mask kind (full, and sliding-window when present), f16 with flash
+    //     attention, f32 without (llm_graph_input_attn_kv::set_input; build_attn_inp_kv).
+    //     w = n_ff for a dense block, n_ff_exp x n_expert_used for a routed-MoE block.
+    // With flash attention the scores are never materialised; the logits peak dominates unless the
+    // vocabulary is small (Phi-3: 32064 tokens) and the FFN wide.
     // Not modelled: where the last layer's output lands depends on which free hole best fits at
     // that moment; when none does (e.g. an MoE expert sum allocated while the weighted expert rows
     // [n_embd, n_expert_used, ub] are alive) it lands above them and the logits move up with it.
@@ -166,7 +176,21 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     const Bytes scores =
         opt.flash_attn ? 0 : satMul(satMul(4 * ub, n_kv), static_cast<Bytes>(n_head) + 1);
     p.compute_inputs = 0;
-    p.compute_layer = satAdd(activations, scores);
+    // FFN peak (see above). A block is dense when it has FFN weights and no routed experts.
+    Bytes w = 0;
+    bool swa = false;
+    for (const auto& l : model.layers) {
+        if (l.experts_bytes > 0)
+            w = std::max<Bytes>(w, static_cast<Bytes>(model.n_ff_exp) * model.moe.n_expert_used);
+        else if (l.ffn_bytes > 0)
+            w = std::max<Bytes>(w, model.n_ff);
+        swa = swa || l.attention == AttentionKind::SlidingWindow;
+    }
+    const Bytes mask_elem = opt.flash_attn ? 2 : 4;
+    const Bytes masks =
+        satMul(satMul(mask_elem, ub), satAdd(n_kv, swa ? Bytes{g.swa_cells} : Bytes{0}));
+    const Bytes ffn_peak = satAdd(satMul(4 * ub, satAdd(3 * w, 3 * n_embd)), masks);
+    p.compute_layer = std::max(satAdd(activations, scores), ffn_peak);
     const Bytes rows = keepsHiddenStateRow(model.architecture) ? 3 : 2;
     p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, rows * n_embd)), 4 * ub);
     p.compute_host = satMul(satMul(ub, n_embd), 4);

@@ -195,6 +195,29 @@ private slots:
         QCOMPARE(priceContext(m, o, 4096).compute_logits, Bytes{423626752});
     }
 
+    void aSmallVocabularyLetsTheFfnPeakDominateWithFlashAttention() {
+        // Phi-3.5-mini's dims (n_vocab 32064, n_embd 3072, n_ff 8192), 16K, q8_0 cache, flash
+        // attention, ub 512. Measured on node-llama-cpp 3.21.1's CPU build: 85 997 568 bytes, with
+        // the peak at layer 0's GLU product (allocator replay, tests/validation/peak.cpp).
+        // FFN peak: 4 x 512 x (3 x 8192 + 3 x 3072) + f16 mask 2 x 512 x 16384 = 85 983 232
+        // (-0.02 %: the rest are small index inputs); the logits peak, 4 x 512 x (32064 + 2 x 3072)
+        // + 4 x 512 = 78 252 032, is lower.
+        ModelShape m = llama8bLike();
+        m.n_vocab = 32064;
+        m.n_embd = 3072;
+        m.n_ff = 8192;
+        for (auto& l : m.layers) {
+            l.ffn_bytes = 1;
+            l.experts_bytes = 0;
+        }
+        ResolvedOptions o;
+        o.type_k = o.type_v = GgmlType::Q8_0;
+        const ContextPrice p = priceContext(m, o, 16384);
+        QCOMPARE(p.compute_layer, Bytes{85983232});
+        QCOMPARE(p.compute_logits, Bytes{78252032});
+        QCOMPARE(p.computeFor(true, true), Bytes{85983232});
+    }
+
     void ubatchIsClampedToTheContext() {
         const ModelShape m = llama8bLike();
         ResolvedOptions o;
