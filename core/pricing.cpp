@@ -144,7 +144,11 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     //                  + 4 ub n_embd x rows + 4 ub (the small inputs below inp_embd)
     //     rows = 2: inp_embd (an input, kept to the end) and the last layer's output, which the
     //     final norm and result_norm reuse in place; + 1 where the graph keeps a hidden state
-    //     output (keepsHiddenStateRow).
+    //     output (keepsHiddenStateRow); + 1 with shared experts: the routed experts' sum is
+    //     allocated while the residual and the normed FFN input are both alive (the shared
+    //     expert, built after it in build_moe_ffn's callers, e.g. models/deepseek2.cpp,
+    //     glm4-moe.cpp, llama4.cpp, still reads the normed input), so it lands above three rows
+    //     and the shared-expert add and residual add reuse it in place up to result_norm.
     //   attention peak = 4 ub n_kv (n_head + 1)                   (f32 KQ scores + f32 mask, no FA)
     //                  + ub (14 n_embd + 8 n_head head_dim) + 20 ub
     //   FFN peak       = 4 ub (3 w + 3 n_embd) + mask bytes
@@ -155,7 +159,8 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     //     (inputs, alive to the last layer):
     //     [n_kv, ub] per mask kind (full, and sliding-window when present), f16 with flash
     //     attention, f32 without (llm_graph_input_attn_kv::set_input; build_attn_inp_kv).
-    //     w = n_ff for a dense block, n_ff_exp x n_expert_used for a routed-MoE block.
+    //     w = n_ff for a dense block, n_ff_exp x n_expert_used for a routed-MoE block (experts of
+    //     n_ff rows where the file has no expert width, as Jamba's: models/jamba.cpp).
     // With flash attention the scores are never materialised; the logits peak dominates unless the
     // vocabulary is small (Phi-3: 32064 tokens) and the FFN wide.
     // Not modelled: where the last layer's output lands depends on which free hole best fits at
@@ -181,7 +186,9 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     bool swa = false;
     for (const auto& l : model.layers) {
         if (l.experts_bytes > 0)
-            w = std::max<Bytes>(w, static_cast<Bytes>(model.n_ff_exp) * model.moe.n_expert_used);
+            w = std::max<Bytes>(w,
+                                static_cast<Bytes>(model.n_ff_exp ? model.n_ff_exp : model.n_ff) *
+                                    model.moe.n_expert_used);
         else if (l.ffn_bytes > 0)
             w = std::max<Bytes>(w, model.n_ff);
         swa = swa || l.attention == AttentionKind::SlidingWindow;
@@ -191,7 +198,8 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         satMul(satMul(mask_elem, ub), satAdd(n_kv, swa ? Bytes{g.swa_cells} : Bytes{0}));
     const Bytes ffn_peak = satAdd(satMul(4 * ub, satAdd(3 * w, 3 * n_embd)), masks);
     p.compute_layer = std::max(satAdd(activations, scores), ffn_peak);
-    const Bytes rows = keepsHiddenStateRow(model.architecture) ? 3 : 2;
+    const Bytes rows = 2 + (keepsHiddenStateRow(model.architecture) ? 1 : 0) +
+                       (model.moe.n_expert_shared > 0 ? 1 : 0);
     p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, rows * n_embd)), 4 * ub);
     p.compute_host = satMul(satMul(ub, n_embd), 4);
     if (opt.mtp && model.mtpCapable()) p.compute_mtp = p.compute_logits;

@@ -218,6 +218,39 @@ private slots:
         QCOMPARE(p.computeFor(true, true), Bytes{85983232});
     }
 
+    void aSharedExpertKeepsTheNormedInputAliveUnderTheExpertSum() {
+        // GLM-4.5-Air's dims (n_vocab 151552, n_embd 4096, one shared expert). Measured on
+        // node-llama-cpp 3.21.1's CPU build, 16K, q8_0 cache, flash attention, ub 512:
+        // 335 546 368 bytes = 4 x 512 x (151552 + 3 x 4096) + 4 x 512 (inp_embd, the residual,
+        // the normed input, then the expert sum that becomes result_norm).
+        ModelShape m = llama8bLike();
+        m.architecture = "glm4moe";
+        m.n_vocab = 151552;
+        m.n_embd = 4096;
+        m.moe = {128, 8, 1};
+        ResolvedOptions o;
+        QCOMPARE(priceContext(m, o, 16384).compute_logits, Bytes{335546368});
+    }
+
+    void expertsWithoutTheirOwnWidthUseTheFfnWidth() {
+        // Jamba-v0.1: experts are [n_embd, n_ff = 14336] (no expert_feed_forward_length), 2 used.
+        // Measured (4K, f16 cache, flash attention, ub 512): 205 602 848 bytes at layer 1's GLU
+        // product; FFN peak 4 x 512 x (3 x 14336 x 2 + 3 x 4096) + f16 mask 2 x 512 x 4096 =
+        // 205 520 896 (-0.04 %).
+        ModelShape m = llama8bLike();
+        m.n_vocab = 65536;
+        m.n_embd = 4096;
+        m.n_ff = 14336;
+        m.n_ff_exp = 0;
+        m.moe = {16, 2, 0};
+        for (auto& l : m.layers) {
+            l.ffn_bytes = 0;
+            l.experts_bytes = 1;
+        }
+        ResolvedOptions o;
+        QCOMPARE(priceContext(m, o, 4096).compute_layer, Bytes{205520896});
+    }
+
     void ubatchIsClampedToTheContext() {
         const ModelShape m = llama8bLike();
         ResolvedOptions o;
