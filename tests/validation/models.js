@@ -356,6 +356,80 @@ const MODELS = [
     }),
     keep: ['^output\\.weight$', '^blk\\.\\d*[13579]\\.ffn_gate_inp\\.weight$'],
   },
+  {
+    id: 'falcon-h1-0.5b',
+    // https://huggingface.co/tiiuae/Falcon-H1-0.5B-Instruct/blob/main/config.json: hidden 1024,
+    // 36 layers, each with attention (8 heads, 2 KV heads, head_dim 64) and Mamba-2 in parallel
+    // (24 heads x 64 = d_ssm 1536, d_state 128, 1 group, d_conv 4, conv bias), intermediate 2048,
+    // vocab 32784, max_position 16384, rope_theta 1e11, rms 1e-5, untied.
+    kv: base('falcon-h1', {
+      name: 'Falcon-H1-0.5B', vocab: 32784, ctx: 16384, embd: 1024, layers: 36, ff: 2048,
+      heads: 8, kvHeads: 2, rmsEps: 1e-5, ropeBase: 1e11, keyLen: 64, valLen: 64,
+      extra: {
+        '.ssm.conv_kernel': u32(4), '.ssm.inner_size': u32(1536), '.ssm.state_size': u32(128),
+        '.ssm.time_step_rank': u32(24), '.ssm.group_count': u32(1),
+      },
+    }),
+    keep: ['^output\\.weight$', '^blk\\.\\d+\\.ssm_conv1d\\.bias$'],
+  },
+  {
+    id: 'granite-4.0-h-tiny',
+    // https://huggingface.co/ibm-granite/granite-4.0-h-tiny/blob/main/config.json: hidden 1536,
+    // 40 layers, attention at 5, 15, 25, 35 (12 heads, 4 KV heads, no rope), Mamba-2 elsewhere
+    // (48 heads x 64 = d_inner 3072, d_state 128, 1 group, d_conv 4), 64 experts of 512, 6 active,
+    // shared expert 1024, vocab 100352, max_position 131072, tied embeddings.
+    kv: base('granitehybrid', {
+      name: 'Granite-4.0-H-Tiny', vocab: 100352, ctx: 131072, embd: 1536, layers: 40, ff: 512,
+      heads: 12, kvHeads: Array.from({ length: 40 }, (_, i) => (i % 10 === 5 ? 4 : 0)), rmsEps: 1e-5,
+      extra: {
+        '.expert_count': u32(64), '.expert_used_count': u32(6), '.expert_shared_feed_forward_length': u32(1024),
+        '.ssm.conv_kernel': u32(4), '.ssm.inner_size': u32(3072), '.ssm.state_size': u32(128),
+        '.ssm.time_step_rank': u32(48), '.ssm.group_count': u32(1),
+        '.logit_scale': f32(6), '.residual_scale': f32(0.22), '.embedding_scale': f32(12),
+        '.attention.scale': f32(0.0078125), '.rope.scaling.finetuned': bool(false),
+      },
+    }),
+    keep: ['^blk\\.\\d+\\.ffn_gate_exps\\.weight$', '^blk\\.\\d+\\.ssm_conv1d\\.bias$'],
+  },
+  {
+    id: 'nemotron-nano-9b-v2',
+    // https://huggingface.co/nvidia/NVIDIA-Nemotron-Nano-9B-v2/blob/main/config.json: hidden 4480,
+    // 56 layers, hybrid_override_pattern below (27 Mamba-2, 25 MLP, 4 attention), 40 heads, 8 KV
+    // heads, head_dim 128, intermediate 15680 (squared ReLU, no gate), mamba 128 heads x 80
+    // (d_inner 10240), d_state 128, 8 groups, d_conv 4, vocab 131072, max_position 131072,
+    // rms 1e-5, untied. The converter writes per-layer head_count_kv and feed_forward_length.
+    kv: (() => {
+      const pattern = 'M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-';
+      return base('nemotron_h', {
+        name: 'NVIDIA-Nemotron-Nano-9B-v2', vocab: 131072, ctx: 131072, embd: 4480, layers: 56,
+        ff: [...pattern].map((c) => (c === '-' ? 15680 : 0)), heads: 40,
+        kvHeads: [...pattern].map((c) => (c === '*' ? 8 : 0)), rmsEps: 1e-5, normEps: 1e-5, keyLen: 128, valLen: 128,
+        extra: {
+          '.ssm.conv_kernel': u32(4), '.ssm.inner_size': u32(10240), '.ssm.state_size': u32(128),
+          '.ssm.time_step_rank': u32(128), '.ssm.group_count': u32(8),
+        },
+      });
+    })(),
+    keep: ['^output\\.weight$', '^blk\\.\\d+\\.ssm_conv1d\\.bias$'],
+  },
+  {
+    id: 'gemma-3n-e2b',
+    // https://huggingface.co/google/gemma-3n-E2B-it/blob/main/config.json (text_config): hidden
+    // 2048, 30 layers, 8 heads, 2 KV heads, head_dim 256, intermediate 8192, vocab 262400,
+    // sliding_window 512 with 4 sliding : 1 full layers, num_kv_shared_layers 10 (the last 10
+    // layers reuse the KV of earlier ones), hidden_size_per_layer_input 256, altup 4 inputs,
+    // laurel_rank 64, max_position 32768, rope_theta 1e6 (local 10000), rms 1e-6, tied embeddings.
+    kv: base('gemma3n', {
+      name: 'Gemma-3n-E2B', vocab: 262400, ctx: 32768, embd: 2048, layers: 30, ff: Array(30).fill(8192),
+      heads: 8, kvHeads: 2, rmsEps: 1e-6, ropeBase: 1e6, keyLen: 256, valLen: 256,
+      extra: {
+        '.attention.sliding_window': u32(512), '.rope.freq_base_swa': f32(10000),
+        '.embedding_length_per_layer_input': u32(256), '.altup.active_idx': u32(0),
+        '.altup.num_inputs': u32(4), '.attention.shared_kv_layers': u32(10),
+      },
+    }),
+    keep: [],
+  },
 ];
 
 module.exports = { MODELS, u32, f32, str, bool, au32, ai32, base };
