@@ -83,6 +83,13 @@ md += `total (weights + kv + recurrent_state + compute + output) within ±${TOTA
 md += `Not measurable with node-llama-cpp 3.21.1: \`kv_unified\` (no option; llama.cpp's default, off, is measured)\n`;
 md += `and MTP drafting (the addon never loads MTP tensors nor creates a draft context), so plans use \`--mtp off\`.\n\n`;
 md += `Result: ${failures === 0 ? 'all terms within tolerance' : `**${failures} term(s) outside tolerance** (marked ✗)`}.\n\n`;
+md += `Compute is an estimate (core/pricing.cpp): llama.cpp's buffer is the high-water mark of ggml-alloc packing\n`;
+md += `the reserved graph, and the estimate counts the tensors alive at its two peaks (the logits with the rows\n`;
+md += `under them; the FFN or, without flash attention, the attention scores). It does not model fragmentation:\n`;
+md += `where the last layer's output lands depends on which freed hole fits at that moment (e.g. above the\n`;
+md += `weighted expert rows in DeepSeek-V2-Lite, above the GLU product once the KQ mask is freed after the last\n`;
+md += `attention layer in Phi-3.5-mini), and the logits move up with it. \`tests/validation/peak.cpp\` replays the\n`;
+md += `allocator on llama.cpp's graphs and shows the tensors alive at the peak for any ✗ below.\n\n`;
 md += `## Worst error per architecture and term\n\n| architecture | weights | kv | recurrent_state | compute | output | total |\n|---|---|---|---|---|---|---|\n`;
 const byArch = {};
 for (const r of rows) if (r.terms) (byArch[r.arch] = byArch[r.arch] || []).push(r);
