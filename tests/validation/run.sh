@@ -36,6 +36,6 @@ fi
 
 # Bounded: every child load has a timeout (validate.js, 180 s), and the settings keep each child's
 # KV cache + compute buffer under ~4.5 GiB resident; the model data itself is never read (sparse
-# file, no MAP_POPULATE). 21 models x 6-7 settings take ~8 minutes on 2 busy cores.
+# file, no MAP_POPULATE). 25 models x 6-7 settings took 11.5 minutes on 2 busy cores.
 node "$here/validate.js" "$nm" "$dir/models" "$dir/shim.so" "$dir/measured.json"
 node "$here/compare.js" "$build/bin/headroom-cli" "$dir/measured.json" "$dir/models" "$src/docs/accuracy.md"
