@@ -1,6 +1,7 @@
 // dev tool: LD_PRELOAD hook on ggml_backend_sched_reserve that replays ggml-alloc's graph
-// allocation (ggml-alloc.c ggml_gallocr_alloc_graph_impl + ggml_dyn_tallocr) and prints the peak
-// and the tensors alive at it.
+// allocation (ggml-alloc.c ggml_gallocr_alloc_graph_impl + ggml_dyn_tallocr) and prints the peak,
+// the tensors alive at it and where result_norm's storage was allocated (NORM-ORIGIN). With
+// PEAK_TRACE=N it also traces every allocation and free of the last N nodes to stderr.
 #define _GNU_SOURCE 1
 #include "ggml-backend.h"
 #include "ggml-impl.h"
@@ -130,6 +131,8 @@ struct Sim {
     int peak_node = -1;
     int cur = 0;
     std::string extra;
+    bool trace = false;
+    int trace_from = 0;
     std::map<size_t, std::string> hist;
     bool is_alloc(ggml_tensor* t) { return t->data || t->buffer || h[t].allocated; }
     void snapshot() {
@@ -204,6 +207,9 @@ struct Sim {
         hn.off = A.alloc(NB(node));
         live[node] = NB(node);
         snapshot();
+        if (trace && cur >= trace_from)
+            fprintf(stderr, "A %-24s %-10s off=%zu size=%zu\n", node->name, OD(node), hn.off,
+                    NB(node));
         {
             std::string d;
             char b[200];
@@ -232,6 +238,8 @@ struct Sim {
         A.free_(hn.off, NB(n));
         hn.allocated = false;
         live.erase(n);
+        if (trace && cur >= trace_from)
+            fprintf(stderr, "F %-24s off=%zu size=%zu\n", n->name, hn.off, NB(n));
     }
     void run(ggml_cgraph* g) {
         for (int i = 0; i < g->n_leafs; ++i)
@@ -275,6 +283,8 @@ extern "C" bool ggml_backend_sched_reserve(ggml_backend_sched_t sched, struct gg
     static auto real =
         (bool (*)(ggml_backend_sched_t, ggml_cgraph*))dlsym(H(), "ggml_backend_sched_reserve");
     Sim s;
+    s.trace = getenv("PEAK_TRACE") && g->n_nodes > 100;
+    s.trace_from = g->n_nodes - (getenv("PEAK_TRACE") ? atoi(getenv("PEAK_TRACE")) : 0);
     s.run(g);
     FILE* f = fopen(getenv("HEADROOM_PEAK_LOG") ? getenv("HEADROOM_PEAK_LOG") : "/dev/stderr", "a");
     fprintf(f, "RESERVE nodes=%d peak=%zu at node %d (%s %s): %s\n", g->n_nodes, s.peak,
