@@ -131,9 +131,11 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     a.output_on_gpu = out_dev >= 0;
     Terms& out = out_dev >= 0 ? a.devices[out_dev] : a.host;
     // A tied output head is the token embedding loaded a second time for the output layer's
-    // device (TENSOR_DUPLICATED in llama_model::load_tensors); on the CPU it is the same tensor.
-    const Bytes output_weights =
-        (out_dev < 0 && model.output_tied_to_embd) ? 0 : price.output_weights;
+    // device (TENSOR_DUPLICATED in llama_model::load_tensors); on the CPU it is the same tensor,
+    // so only that copy is dropped: output_norm (part of output_weights) is still loaded.
+    const Bytes output_weights = (out_dev < 0 && model.output_tied_to_embd)
+                                     ? satSub(price.output_weights, price.token_embd)
+                                     : price.output_weights;
     out.weights = satAdd(out.weights, satAdd(output_weights, price.other_weights));
     if (out_dev < 0 && n_dev > 0)
         a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, price.other_weights));

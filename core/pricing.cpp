@@ -11,6 +11,18 @@ namespace {
 // GGML_PAD(..., 256) for the SWA cache). Not a knob: it is llama.cpp's.
 inline constexpr std::uint64_t kCtxPad = 256;
 
+// Graphs whose main build marks a hidden state as an output (llm_graph_result::t_h_nextn, made an
+// output by llm_graph_result::set_outputs -> ggml_set_output) besides result_norm: that row is
+// never freed nor reused in place by ggml-alloc, so one more [n_embd, n_ubatch] f32 row is alive
+// next to the logits. models/openai-moe.cpp (t_h_nextn = the last l_out, before the final norm);
+// models/qwen3next.cpp, qwen35.cpp, qwen35moe.cpp and nemotron-h.cpp (t_h_nextn = the normed state,
+// result_norm = ggml_get_rows of it, a copy). deepseek2 and glm4moe set t_h_nextn to result_norm
+// itself (no extra row).
+bool keepsHiddenStateRow(const std::string& arch) {
+    return arch == "gpt-oss" || arch == "qwen3next" || arch == "qwen35" || arch == "qwen35moe" ||
+           arch == "nemotron_h" || arch == "nemotron_h_moe";
+}
+
 bool isAttention(AttentionKind k) {
     return k == AttentionKind::Full || k == AttentionKind::SlidingWindow || k == AttentionKind::Mla;
 }
@@ -102,7 +114,8 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         // create_memory branch filters it to il >= n_layer() cache only the MTP blocks (priced
         // above); the others pass no filter, so the draft context caches every layer again.
         bool filtered = false;
-        for (const auto& l : model.layers) filtered = filtered || (l.is_mtp && !l.in_main_cache);
+        for (const auto& l : model.layers)
+            filtered = filtered || (l.is_mtp && !l.in_main_cache);
         if (!filtered) {
             Bytes k = 0, v = 0;
             for (const auto& lp : p.layers) {
@@ -121,16 +134,39 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off).
     p.output = satMul(satMul(model.n_vocab, 4), n_seq);
 
-    // Compute buffers (ESTIMATE, fitted to measurements). llama.cpp sizes them by reserving the
-    // worst-case graph (llama_context::graph_reserve: n_tokens = n_ubatch, every token an output)
-    // and letting ggml-alloc pack it; the buffer is the larger of two peaks. Fitted on the CPU
-    // backend of the node-llama-cpp 3.21.1 build (tests/validation/measured.json), exact to the
-    // byte for llama and qwen3moe:
-    //   logits peak    = 4 ub (n_vocab + 2 n_embd) + 4 ub         (logits + final norm rows)
+    // Compute buffers (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
+    // (llama_context::graph_reserve: n_tokens = n_ubatch, every token an output) and letting
+    // ggml-alloc pack it (ggml_gallocr_alloc_graph_impl: inputs first, a tensor freed after its
+    // last consumer, in-place reuse for element-wise ops, best-fit free blocks); the buffer is the
+    // highest offset ever used. Replaying that allocator on llama.cpp's own graphs (dev tool in
+    // tests/validation/README.md) shows two peaks:
+    //   logits peak    = 4 ub n_vocab (result_output, allocated last, above everything alive)
+    //                  + 4 ub n_embd x rows + 4 ub (the small inputs below inp_embd)
+    //     rows = 2: inp_embd (an input, kept to the end) and the last layer's output, which the
+    //     final norm and result_norm reuse in place; + 1 where the graph keeps a hidden state
+    //     output (keepsHiddenStateRow); + 1 with shared experts: the routed experts' sum is
+    //     allocated while the residual and the normed FFN input are both alive (the shared
+    //     expert, built after it in build_moe_ffn's callers, e.g. models/deepseek2.cpp,
+    //     glm4-moe.cpp, llama4.cpp, still reads the normed input), so it lands above three rows
+    //     and the shared-expert add and residual add reuse it in place up to result_norm.
     //   attention peak = 4 ub n_kv (n_head + 1)                   (f32 KQ scores + f32 mask, no FA)
     //                  + ub (14 n_embd + 8 n_head head_dim) + 20 ub
-    // With flash attention the scores are never materialised and the logits peak dominates.
-    // Gemma 3, gpt-oss, MLA and hybrid graphs measure 2-35 % above this (docs/accuracy.md).
+    //   FFN peak       = 4 ub (3 w + 3 n_embd) + mask bytes
+    //     at the GLU product: the gate and up rows and the product ([w, ub] f32 each;
+    //     ggml_swiglu_split is not an in-place op; a fused up of 2w plus the product is the same
+    //     3w), the residual and inp_embd, and the hole of the normed FFN input (allocated before
+    //     gate/up, freed after them, so it stays under them), plus the KQ masks every layer reads
+    //     (inputs, alive to the last layer):
+    //     [n_kv, ub] per mask kind (full, and sliding-window when present), f16 with flash
+    //     attention, f32 without (llm_graph_input_attn_kv::set_input; build_attn_inp_kv).
+    //     w = n_ff for a dense block, n_ff_exp x n_expert_used for a routed-MoE block (experts of
+    //     n_ff rows where the file has no expert width, as Jamba's: models/jamba.cpp).
+    // With flash attention the scores are never materialised; the logits peak dominates unless the
+    // vocabulary is small (Phi-3: 32064 tokens) and the FFN wide.
+    // Not modelled: where the last layer's output lands depends on which free hole best fits at
+    // that moment; when none does (e.g. an MoE expert sum allocated while the weighted expert rows
+    // [n_embd, n_expert_used, ub] are alive) it lands above them and the logits move up with it.
+    // docs/accuracy.md lists the settings where that happens.
     const Bytes ub = g.n_ubatch;
     const Bytes n_embd = model.n_embd;
     std::uint32_t n_head = 0, head_k = 0;
@@ -140,11 +176,31 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         if (l.n_head_kv > 0) head_k = std::max(head_k, l.n_embd_k_gqa / l.n_head_kv);
     }
     const Bytes n_kv = g.n_ctx_seq;
-    const Bytes activations = satAdd(satMul(ub, 14 * n_embd + 8 * static_cast<Bytes>(n_head) * head_k), 20 * ub);
-    const Bytes scores = opt.flash_attn ? 0 : satMul(satMul(4 * ub, n_kv), static_cast<Bytes>(n_head) + 1);
+    const Bytes activations =
+        satAdd(satMul(ub, 14 * n_embd + 8 * static_cast<Bytes>(n_head) * head_k), 20 * ub);
+    const Bytes scores =
+        opt.flash_attn ? 0 : satMul(satMul(4 * ub, n_kv), static_cast<Bytes>(n_head) + 1);
     p.compute_inputs = 0;
-    p.compute_layer = satAdd(activations, scores);
-    p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, 2 * n_embd)), 4 * ub);
+    // FFN peak (see above). A block is dense when it has FFN weights and no routed experts.
+    Bytes w = 0;
+    bool swa = false;
+    for (const auto& l : model.layers) {
+        if (l.experts_bytes > 0)
+            w = std::max<Bytes>(w,
+                                static_cast<Bytes>(model.n_ff_exp ? model.n_ff_exp : model.n_ff) *
+                                    model.moe.n_expert_used);
+        else if (l.ffn_bytes > 0)
+            w = std::max<Bytes>(w, model.n_ff);
+        swa = swa || l.attention == AttentionKind::SlidingWindow;
+    }
+    const Bytes mask_elem = opt.flash_attn ? 2 : 4;
+    const Bytes masks =
+        satMul(satMul(mask_elem, ub), satAdd(n_kv, swa ? Bytes{g.swa_cells} : Bytes{0}));
+    const Bytes ffn_peak = satAdd(satMul(4 * ub, satAdd(3 * w, 3 * n_embd)), masks);
+    p.compute_layer = std::max(satAdd(activations, scores), ffn_peak);
+    const Bytes rows = 2 + (keepsHiddenStateRow(model.architecture) ? 1 : 0) +
+                       (model.moe.n_expert_shared > 0 ? 1 : 0);
+    p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, rows * n_embd)), 4 * ub);
     p.compute_host = satMul(satMul(ub, n_embd), 4);
     if (opt.mtp && model.mtpCapable()) p.compute_mtp = p.compute_logits;
     p.mmproj = opt.mmproj_bytes;

@@ -190,6 +190,19 @@ private slots:
         QCOMPARE(p.rungs[0].host_bytes, p.rungs[0].totals.total());
     }
 
+    void aTiedOutputHeadOnTheCpuDropsOnlyTheDuplicateEmbeddingNotTheOutputNorm() {
+        // Tied embeddings: output_bytes = output_norm (16 KiB) + token_embd loaded again
+        // (TENSOR_DUPLICATED). On the CPU llama.cpp keeps one copy of token_embd but still loads
+        // output_norm: measured on Granite-3.1-8B (tests/validation) the planner was 16 384 bytes
+        // short before this.
+        ModelShape m = llama8bLike();
+        m.output_tied_to_embd = true;
+        m.output_bytes = satAdd(m.token_embd_bytes, 16 * KiB);
+        const Plan p = planOrFail(m, snapshotFromSizes({}, 64 * GiB, false));
+        // Every weight once (weightBytes counts output_bytes, so the duplicate comes off).
+        QCOMPARE(p.rungs[0].totals.weights, m.weightBytes() - m.token_embd_bytes);
+    }
+
     void liveMemoryNarrowsTheWindowButNeverBelowTheFloorOrIntoSpill() {
         HardwareSnapshot hw = snapshotFromSizes({24 * GiB}, 64 * GiB, false);
         // Other programs hold 5 GiB: live usable = 19 - 2.16 = 16.84 GiB -> 64K (7.23 weights + 8

@@ -177,6 +177,80 @@ private slots:
         QCOMPARE(off.computeFor(true, true), Bytes{322971648});
     }
 
+    void aGraphThatKeepsItsHiddenStateAsAnOutputHoldsOneMoreRowBesideTheLogits() {
+        // gpt-oss-20b's dims (n_vocab 201088, n_embd 2880): models/openai-moe.cpp marks the last
+        // l_out as an output (t_h_nextn), so inp_embd, l_out and result_norm are all alive when
+        // result_output is allocated. Measured on node-llama-cpp 3.21.1's CPU build, 32K, q8_0
+        // cache, flash attention, ub 512 (tests/validation/measured.json): 429 524 992 bytes =
+        // 4 x 512 x (201088 + 3 x 2880) + 4 x 512.
+        ModelShape m = llama8bLike();
+        m.architecture = "gpt-oss";
+        m.n_vocab = 201088;
+        m.n_embd = 2880;
+        ResolvedOptions o;
+        QCOMPARE(priceContext(m, o, 4096).compute_logits, Bytes{429524992});
+        // The same dims under an architecture whose result_norm reuses the last layer output in
+        // place keep two rows: 4 x 512 x (201088 + 2 x 2880) + 4 x 512 = 423 626 752.
+        m.architecture = "llama";
+        QCOMPARE(priceContext(m, o, 4096).compute_logits, Bytes{423626752});
+    }
+
+    void aSmallVocabularyLetsTheFfnPeakDominateWithFlashAttention() {
+        // Phi-3.5-mini's dims (n_vocab 32064, n_embd 3072, n_ff 8192), 16K, q8_0 cache, flash
+        // attention, ub 512. Measured on node-llama-cpp 3.21.1's CPU build: 85 997 568 bytes, with
+        // the peak at layer 0's GLU product (allocator replay, tests/validation/peak.cpp).
+        // FFN peak: 4 x 512 x (3 x 8192 + 3 x 3072) + f16 mask 2 x 512 x 16384 = 85 983 232
+        // (-0.02 %: the rest are small index inputs); the logits peak, 4 x 512 x (32064 + 2 x 3072)
+        // + 4 x 512 = 78 252 032, is lower.
+        ModelShape m = llama8bLike();
+        m.n_vocab = 32064;
+        m.n_embd = 3072;
+        m.n_ff = 8192;
+        for (auto& l : m.layers) {
+            l.ffn_bytes = 1;
+            l.experts_bytes = 0;
+        }
+        ResolvedOptions o;
+        o.type_k = o.type_v = GgmlType::Q8_0;
+        const ContextPrice p = priceContext(m, o, 16384);
+        QCOMPARE(p.compute_layer, Bytes{85983232});
+        QCOMPARE(p.compute_logits, Bytes{78252032});
+        QCOMPARE(p.computeFor(true, true), Bytes{85983232});
+    }
+
+    void aSharedExpertKeepsTheNormedInputAliveUnderTheExpertSum() {
+        // GLM-4.5-Air's dims (n_vocab 151552, n_embd 4096, one shared expert). Measured on
+        // node-llama-cpp 3.21.1's CPU build, 16K, q8_0 cache, flash attention, ub 512:
+        // 335 546 368 bytes = 4 x 512 x (151552 + 3 x 4096) + 4 x 512 (inp_embd, the residual,
+        // the normed input, then the expert sum that becomes result_norm).
+        ModelShape m = llama8bLike();
+        m.architecture = "glm4moe";
+        m.n_vocab = 151552;
+        m.n_embd = 4096;
+        m.moe = {128, 8, 1};
+        ResolvedOptions o;
+        QCOMPARE(priceContext(m, o, 16384).compute_logits, Bytes{335546368});
+    }
+
+    void expertsWithoutTheirOwnWidthUseTheFfnWidth() {
+        // Jamba-v0.1: experts are [n_embd, n_ff = 14336] (no expert_feed_forward_length), 2 used.
+        // Measured (4K, f16 cache, flash attention, ub 512): 205 602 848 bytes at layer 1's GLU
+        // product; FFN peak 4 x 512 x (3 x 14336 x 2 + 3 x 4096) + f16 mask 2 x 512 x 4096 =
+        // 205 520 896 (-0.04 %).
+        ModelShape m = llama8bLike();
+        m.n_vocab = 65536;
+        m.n_embd = 4096;
+        m.n_ff = 14336;
+        m.n_ff_exp = 0;
+        m.moe = {16, 2, 0};
+        for (auto& l : m.layers) {
+            l.ffn_bytes = 0;
+            l.experts_bytes = 1;
+        }
+        ResolvedOptions o;
+        QCOMPARE(priceContext(m, o, 4096).compute_layer, Bytes{205520896});
+    }
+
     void ubatchIsClampedToTheContext() {
         const ModelShape m = llama8bLike();
         ResolvedOptions o;

@@ -11,24 +11,24 @@ const { writeGguf } = require('./gguf.js');
 
 const [, , nodeModules, workDir, shim, outJson, ...only] = process.argv;
 
-// Small contexts check each term's formula cheaply; a few larger ones check the scaling. Every
-// KV cache here stays under ~2.5 GiB (llama.cpp clears it, so it is resident), and the worst
-// compute buffer (no flash attention) stays far below RAM.
+// Bounded for CI (a 2-core, 24 GiB runner; the whole suite must finish in ~20 minutes): a few
+// settings per model, chosen so every term's formula is covered — the base case, the attention
+// peak without flash attention at two ubatch sizes, a quantized cache at a larger context, the
+// ubatch scaling of the logits peak, several sequences (per-stream cells, output rows) and, for
+// sliding-window models, the full SWA cache. Each child holds at most its KV cache plus one
+// compute buffer resident (< ~4 GiB for every model here; the weights are a sparse hole).
 function settingsFor(m) {
   const arch = m.kv['general.architecture'][1];
   const base = { ctx: 4096, ub: 512, np: 1, fa: true, ctk: 'f16', ctv: 'f16' };
   const s = [
     base,
     { ...base, fa: false },
-    { ...base, ctk: 'q8_0', ctv: 'q8_0' },
-    { ...base, ctk: 'q4_0', ctv: 'q4_0' },
-    { ...base, ctx: 8192, ub: 2048 },
     { ...base, ctx: 8192, ub: 256, fa: false },
+    { ...base, ctx: 16384, ctk: 'q8_0', ctv: 'q8_0' },
+    { ...base, ctx: 8192, ub: 2048 },
     { ...base, ctx: 8192, np: 4 },
-    { ...base, ctx: 16384, ub: 1024, fa: false },
-    { ...base, ctx: 32768, ctk: 'q8_0', ctv: 'q8_0' },
   ];
-  if (m.kv[`${arch}.attention.sliding_window`]) s.push({ ...base, ctx: 8192, swa_full: true }, { ...base, ctx: 8192, np: 4, swa_full: true });
+  if (m.kv[`${arch}.attention.sliding_window`]) s.push({ ...base, ctx: 8192, swa_full: true });
   return s;
 }
 
@@ -53,7 +53,7 @@ for (const m of MODELS) {
   try {
     out = execFileSync(process.execPath, [path.join(__dirname, 'measure.js'), nodeModules, gguf, JSON.stringify(settings)], {
       env: { ...process.env, LD_PRELOAD: shim, HEADROOM_ALLOC_LOG: allocLog },
-      timeout: 300000, maxBuffer: 64 << 20, encoding: 'utf8',
+      timeout: 180000, maxBuffer: 64 << 20, encoding: 'utf8',
     });
   } catch (e) {
     out = e.stdout || '';
