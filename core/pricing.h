@@ -66,7 +66,7 @@ struct ContextPrice {
     Bytes compute_logits = 0; // logits + final norm, on the device of the output layer
     Bytes compute_host = 0;   // host-side inputs (token embeddings rows, positions)
     Bytes compute_mtp = 0;    // the MTP draft context's graph
-    Bytes mtp_kv_k = 0; // the MTP draft context's own copy of the cache (unfiltered archs)
+    Bytes mtp_kv_k = 0;       // the MTP draft context's own copy of the cache (unfiltered archs)
     Bytes mtp_kv_v = 0;
     Bytes output = 0; // host output buffer (logits rows)
     Bytes mmproj = 0;

@@ -1,8 +1,8 @@
 #include "plan_args.h"
 
 #include "commands.h"
-#include "probe/probe.h"
 #include "ggml_type.h"
+#include "probe/probe.h"
 #include "units.h"
 
 #include <sstream>
@@ -13,7 +13,8 @@ void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
     auto* g = app.add_option_group("Hardware", "the machine to plan for (default: --probe)");
     g->add_flag("--probe", f.probe, "probe this machine (Vulkan, NVML, sysfs, /proc)");
     g->add_option("--preset", f.preset, "a built-in hardware preset (see 'headroom-cli presets')");
-    g->add_option("--hardware", f.hardware_file, "a saved hardware profile (JSON, see 'probe --save')");
+    g->add_option("--hardware", f.hardware_file,
+                  "a saved hardware profile (JSON, see 'probe --save')");
     g->add_option("--vram", f.vram, "GPU memory per device, e.g. 24GiB or 24GiB,12GiB (0: no GPU)");
     g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
     g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
@@ -78,7 +79,8 @@ std::string withDetails(const Error& e) {
 } // namespace
 
 Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
-    const int sources = (f.probe ? 1 : 0) + (f.preset.empty() ? 0 : 1) + (f.hardware_file.empty() ? 0 : 1) +
+    const int sources = (f.probe ? 1 : 0) + (f.preset.empty() ? 0 : 1) +
+                        (f.hardware_file.empty() ? 0 : 1) +
                         ((f.vram.empty() && f.ram.empty()) ? 0 : 1);
     if (sources > 1)
         return makeError(ErrorCode::InvalidArgument, "give one hardware source",

@@ -113,8 +113,8 @@ Result<ExpertSplit> planCacheBudget(const ExpertSplitInput& in) {
     s.kv_starved = pages <= 1;
     s.too_small = needed > budget || s.kv_starved;
 
-    const std::string sizes =
-        std::to_string(s.expert_slots) + " expert slots and " + std::to_string(s.pages) + " KV pages";
+    const std::string sizes = std::to_string(s.expert_slots) + " expert slots and " +
+                              std::to_string(s.pages) + " KV pages";
     if (needed > budget)
         s.message = "the smallest workable split (" + sizes + ") needs " +
                     formatBytes(s.needed_bytes) + " but the GPU budget for experts and KV is " +
