@@ -131,6 +131,26 @@ QLineSeries* budgetLine(QAbstractItemModel* model, int indexColumn, int budgetCo
     return line;
 }
 
+// Category axis below, GiB axis left, both attached to the bars and the budget line drawn over
+// them: the frame every memory chart shares.
+std::pair<QBarCategoryAxis*, QValueAxis*> attachGiBAxes(QChart* chart, QAbstractSeries* bars,
+                                                        QLineSeries* budget,
+                                                        const QString& labelFormat) {
+    auto* x = new QBarCategoryAxis(chart);
+    auto* y = new QValueAxis(chart);
+    y->setTitleText(QObject::tr("GiB"));
+    y->setLabelFormat(labelFormat);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    styleAxis(x);
+    styleAxis(y);
+    for (QAbstractSeries* s : {bars, static_cast<QAbstractSeries*>(budget)}) {
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    return {x, y};
+}
+
 } // namespace
 
 ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
@@ -243,18 +263,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         auto* budget =
             budgetLine(m_expert_model, ExpertSplitModel::Index, ExpertSplitModel::Budget, chart);
         chart->addSeries(budget);
-        auto* x = new QBarCategoryAxis(chart);
-        auto* y = new QValueAxis(chart);
-        y->setTitleText(tr("GiB"));
-        y->setLabelFormat(QStringLiteral("%.1f"));
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
-        styleAxis(x);
-        styleAxis(y);
-        series->attachAxis(x);
-        series->attachAxis(y);
-        budget->attachAxis(x);
-        budget->attachAxis(y);
+        auto [x, y] = attachGiBAxes(chart, series, budget, QStringLiteral("%.1f"));
         connect(series, &QStackedBarSeries::barsetsAdded, chart, [series] {
             const QList<QBarSet*> sets = series->barSets();
             if (sets.size() > 0) sets[0]->setColor(termColor(RungMemoryModel::Experts));
@@ -301,18 +310,7 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     chart->addSeries(series);
     auto* budget = budgetLine(model, RungMemoryModel::Index, RungMemoryModel::Budget, chart);
     chart->addSeries(budget);
-    auto* x = new QBarCategoryAxis(chart);
-    auto* y = new QValueAxis(chart);
-    y->setTitleText(tr("GiB"));
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    styleAxis(x);
-    styleAxis(y);
-    series->attachAxis(x);
-    series->attachAxis(y);
-    budget->attachAxis(x);
-    budget->attachAxis(y);
+    auto [x, y] = attachGiBAxes(chart, series, budget, QStringLiteral("%.0f"));
     auto recolor = [series] {
         const QList<QBarSet*> sets = series->barSets();
         for (int i = 0; i < sets.size(); ++i) {
