@@ -107,6 +107,15 @@ private slots:
             {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--preset", "no-such-box"},
              "no-such-box"},
             {{"catalog", "--fits-at", "soon"}, "--fits-at"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--reserve", "some"} +
+                 kMachine,
+             "--reserve"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--backend", "gpu"} + kMachine,
+             "--backend"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--mtp", "yes"} + kMachine,
+             "--mtp"},
+            {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--mmproj", "on"} + kMachine,
+             "no projector"},
         };
         for (const auto& c : cases) {
             const auto r = runCli(c.args);
@@ -128,6 +137,11 @@ private slots:
         QVERIFY(r.err.contains("broken.gguf"));
         const auto missing = runCli(QStringList{"plan", dir.filePath("nope.gguf")} + kMachine);
         QCOMPARE(missing.code, 3);
+        const auto projector = runCli(QStringList{"plan", "--model", "gemma-3-27b-it", "--mmproj",
+                                                  dir.filePath("mmproj.gguf")} +
+                                      kMachine);
+        QCOMPARE(projector.code, 3);
+        QVERIFY(projector.err.contains("--mmproj"));
     }
 
     void presetsPlanThroughThePlanCommand() {
