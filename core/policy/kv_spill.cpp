@@ -101,6 +101,26 @@ Result<KvSpillPlan> planKvSpill(const KvSpillInput& in) {
         return p;
     }
 
+    const std::string ctx = std::to_string(in.requested_context);
+    if (in.requested_context < kKvSpillMinContext) {
+        // Below the minimum nothing spills (elizaOS planKvSpill step 3 runs before pages are
+        // aligned and a tier is chosen): the budget is what may stay resident and the rest is the
+        // overrun, in bytes. Counting pages here would report a resident page larger than a budget
+        // smaller than one page, and a disk tier for a cache that goes nowhere.
+        p.mode = KvSpillMode::Unsupported;
+        p.blocker = KvSpillBlocker::ContextBelowMinimum;
+        p.latency_budget_ms = 0; // no latency question is asked below the minimum
+        p.resident_bytes = budget;
+        p.spill_bytes = p.total_bytes - budget;
+        p.resident_pages = budget / p.page_bytes; // whole pages inside the budget
+        p.spill_pages = p.total_pages - p.resident_pages;
+        p.message = "the KV cache of a " + ctx + "-token context needs " +
+                    formatBytes(p.total_bytes) + " but only " + formatBytes(budget) +
+                    " may stay resident, and KV spill is offered only from 64K tokens up; use a "
+                    "shorter context, a smaller model or a machine with more memory";
+        return p;
+    }
+
     // At least one page stays resident: the page being written.
     p.resident_pages = std::max<std::uint64_t>(1, budget / p.page_bytes);
     p.spill_pages = p.total_pages - std::min(p.resident_pages, p.total_pages);
@@ -110,18 +130,6 @@ Result<KvSpillPlan> planKvSpill(const KvSpillInput& in) {
     // Without host RAM to take them, pages go to disk: a CPU-memory restore class would be a lie.
     if (p.tier == KvSpillTier::Disk && isCpuClass(p.restore_class))
         p.restore_class = KvRestoreClass::DiskNvme;
-
-    const std::string ctx = std::to_string(in.requested_context);
-    if (in.requested_context < kKvSpillMinContext) {
-        p.mode = KvSpillMode::Unsupported;
-        p.blocker = KvSpillBlocker::ContextBelowMinimum;
-        p.latency_budget_ms = 0; // no latency question is asked below the minimum
-        p.message = "the KV cache of a " + ctx + "-token context needs " +
-                    formatBytes(p.total_bytes) + " but only " + formatBytes(budget) +
-                    " may stay resident, and KV spill is offered only from 64K tokens up; use a "
-                    "shorter context, a smaller model or a machine with more memory";
-        return p;
-    }
 
     // One cold page is the most a step ever waits for: pages are restored as they are touched.
     p.worst_case_restore_ms =

@@ -46,9 +46,11 @@ struct KvSpillInput {
 // token 0, a resident budget ≤ 0, a cache beyond kMaxPlausibleBytes). A spill that cannot work is
 // an answer: mode Unsupported with `blocker`, a message and every number.
 //  * whole cache (ceil(ctx / 256) pages × page bytes) ≤ budget → Resident (any context);
+//  * context < 64K → Unsupported, ContextBelowMinimum: resident bytes = the budget, spill bytes
+//    = the overrun, whole pages inside the budget; no tier (nothing moves) and restore/latency
+//    figures stay 0;
 //  * else resident pages = max(1, budget / page bytes), the rest spill; tier Cpu when
 //    cpu_spill_available, else Disk (a cpu-* class on the disk tier is restored as disk-nvme);
-//  * context < 64K → Unsupported, ContextBelowMinimum (restore/latency figures stay 0);
 //  * one cold page's restore (page bytes / class bandwidth) > latency budget → Unsupported,
 //    RestoreTooSlow; else Spill.
 Result<KvSpillPlan> planKvSpill(const KvSpillInput& in);

@@ -113,13 +113,17 @@ private slots:
 
     void aContextBelow64KThatOverrunsTheBudgetIsUnsupportedWithoutTalkingAboutLatency() {
         // 32768 × 4000 B = 131 072 000 B (128 pages of 1 024 000 B) > 64 MiB, but 32768 < 65536:
-        // spill is not offered at this length. Resident pages floor(67108864 / 1024000) = 65.
+        // spill is not offered at this length. Resident = the budget, 67 108 864 B; spill = the
+        // overrun, 131 072 000 − 67 108 864 = 63 963 136 B; whole pages inside the budget
+        // floor(67108864 / 1024000) = 65, so 128 − 65 = 63 pages lie beyond it.
         const auto r = planKvSpill(input(32768, 4000, 64 * MiB));
         QVERIFY(r.has_value());
         QCOMPARE(r->mode, KvSpillMode::Unsupported);
         QCOMPARE(r->blocker, KvSpillBlocker::ContextBelowMinimum);
         QCOMPARE(r->context, std::uint64_t(32768));
         QCOMPARE(r->total_bytes, Bytes(131072000));
+        QCOMPARE(r->resident_bytes, Bytes(67108864));
+        QCOMPARE(r->spill_bytes, Bytes(63963136));
         QCOMPARE(r->resident_pages, std::uint64_t(65));
         QCOMPARE(r->spill_pages, std::uint64_t(63));
         QCOMPARE(r->worst_case_restore_ms, 0.0);
@@ -127,6 +131,24 @@ private slots:
         QVERIFY(!msg.contains("latency"));
         QVERIFY(msg.contains("32768"));
         QVERIFY(msg.contains("64K"));
+    }
+
+    void belowTheMinimumNoCountExceedsTheBudgetAndNothingGoesToDisk() {
+        // A budget smaller than one page: 1 000 000 B against 1 024 000 B pages (4000 B × 256).
+        // 32768 tokens → 128 pages, 131 072 000 B. No whole page fits, so resident pages = 0 and
+        // resident bytes = the budget (never one whole page, which would exceed it); nothing
+        // spills anywhere, so there is no tier, and without host RAM the class is not turned
+        // into disk-nvme either (it stays the host's cpu-pcie).
+        const auto r = planKvSpill(input(32768, 4000, 1000000, KvRestoreClass::CpuPcie, false));
+        QVERIFY(r.has_value());
+        QCOMPARE(r->mode, KvSpillMode::Unsupported);
+        QCOMPARE(r->resident_pages, std::uint64_t(0));
+        QCOMPARE(r->spill_pages, std::uint64_t(128));
+        QCOMPARE(r->resident_bytes, Bytes(1000000));
+        QCOMPARE(r->spill_bytes, Bytes(131072000 - 1000000));
+        QVERIFY(r->resident_bytes <= static_cast<Bytes>(r->resident_budget_bytes));
+        QCOMPARE(r->tier, KvSpillTier::None);
+        QCOMPARE(r->restore_class, KvRestoreClass::CpuPcie);
     }
 
     void degenerateInputsAreErrorsNamingTheProblem() {
