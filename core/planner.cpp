@@ -864,7 +864,9 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     std::vector<Posture> postures = mtp ? std::vector<Posture>{Posture::Lean, Posture::Stacked}
                                         : std::vector<Posture>{Posture::Plain};
 
-    auto priceAll = [&](Posture p, const MemoryBudget& budget) {
+    // `restore`: apply the requested-window restore (Hermes plan_launch with a requested window);
+    // the live re-plan is a fresh plan_launch without one (fit_to_free_memory step 2).
+    auto priceAll = [&](Posture p, const MemoryBudget& budget, bool restore) {
         PostureResult pr;
         pr.posture = p;
         const ResolvedOptions ro = resolve(model, options, hw, p);
@@ -895,7 +897,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         pr.initial = initialWindow(pr.rungs, on_ladder, budget);
         pr.decision = pr.initial;
         // A window granted earlier is restored when it still passes physics (Hermes plan_launch).
-        if (options.requested_window && !pr.decision.refused) {
+        if (restore && options.requested_window && !pr.decision.refused) {
             const std::uint32_t target = static_cast<std::uint32_t>(
                 std::min<std::uint64_t>(*options.requested_window, native));
             const int ti = findRung(pr.rungs, target);
@@ -916,42 +918,39 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
 
     std::vector<PostureResult> results;
     for (Posture p : postures)
-        results.push_back(priceAll(p, plan.budget));
+        results.push_back(priceAll(p, plan.budget, true));
 
     // Posture choice (Hermes plan_launch): stacked only when it does not cost window or spill.
-    size_t chosen = 0;
-    if (results.size() == 2) {
-        const PostureResult& lean = results[0];
-        const PostureResult& stacked = results[1];
+    auto choosePosture = [&](const std::vector<PostureResult>& rs, bool restore) -> size_t {
+        if (rs.size() != 2) return 0;
+        const PostureResult& lean = rs[0];
+        const PostureResult& stacked = rs[1];
         const Decision& L = lean.decision;
         const Decision& S = stacked.decision;
-        if (S.refused)
-            chosen = 0;
-        else if (L.refused)
-            chosen = 1;
-        else if (S.context < L.context)
-            chosen = 0;
-        else if (!S.spilled)
-            chosen = 1;
-        else if (options.requested_window && !stacked.initial.spilled &&
-                 stacked.initial.context >= lean.initial.context &&
-                 S.context > stacked.initial.context && L.spilled)
-            chosen = 1;
-        else
-            chosen = 0;
-    }
-    PostureResult& pick = results[chosen];
-    Decision decision = pick.decision;
-    decision.reasons.insert(decision.reasons.begin(),
-                            mtp ? std::string(pick.posture == Posture::Stacked
-                                                  ? "stacked MTP posture (ub 2048)"
-                                                  : "lean MTP posture (ub 512)")
-                                : std::string("no MTP head: one context"));
+        if (S.refused) return 0;
+        if (L.refused) return 1;
+        if (S.context < L.context) return 0;
+        if (!S.spilled) return 1;
+        if (restore && options.requested_window && !stacked.initial.spilled &&
+            stacked.initial.context >= lean.initial.context &&
+            S.context > stacked.initial.context && L.spilled)
+            return 1;
+        return 0;
+    };
+    auto postureReason = [&](Posture p) {
+        return mtp ? std::string(p == Posture::Stacked ? "stacked MTP posture (ub 2048)"
+                                                       : "lean MTP posture (ub 512)")
+                   : std::string("no MTP head: one context");
+    };
+    size_t chosen = choosePosture(results, true);
+    Decision decision = results[chosen].decision;
+    decision.reasons.insert(decision.reasons.begin(), postureReason(results[chosen].posture));
 
     // An explicit -c is the user's choice: the decision is that rung, priced honestly.
     if (exact) {
-        const int ei = findRung(pick.rungs, *exact);
-        const Rung& r = pick.rungs[ei];
+        const std::vector<Rung>& rungs = results[chosen].rungs;
+        const int ei = findRung(rungs, *exact);
+        const Rung& r = rungs[ei];
         decision.rung_index = ei;
         decision.context = r.context;
         decision.refused = r.verdict == Verdict::Refused;
@@ -959,33 +958,48 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         decision.spill_bytes = r.placement.spill_bytes;
         decision.reasons.push_back("context set with -c " + std::to_string(*exact));
     } else if (!decision.refused && !decision.spilled && hasLiveFigures(hw)) {
-        // Narrow to live free memory: only the window moves, only down, never below the floor, and
-        // never onto a spilled placement (Hermes fit_to_free_memory).
+        // Narrow to live free memory (Hermes fit_to_free_memory): a fresh plan_launch on the live
+        // budget — no requested-window restore, and the posture chosen again — and only the window
+        // moves, only down, never below the floor, and never onto a spilled placement.
         const MemoryBudget live = liveBudget(hw, options.extra_reserve);
-        PostureResult now = priceAll(pick.posture, live);
-        if (!now.decision.refused && !now.decision.spilled) {
-            if (now.decision.context < decision.context) {
+        std::vector<PostureResult> now;
+        for (Posture p : postures)
+            now.push_back(priceAll(p, live, false));
+        const size_t now_chosen = choosePosture(now, false);
+        const Decision& fresh = now[now_chosen].decision;
+        if (!fresh.refused && !fresh.spilled) {
+            if (fresh.context < decision.context) {
                 const std::string was =
-                    formatTokens(pick.rungs[decision.rung_index].requested_context);
-                decision.rung_index = now.decision.rung_index;
-                decision.context = now.decision.context;
+                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context);
+                // Both postures price the same contexts, so the live rung's index is valid in
+                // the capacity rungs of its posture.
+                chosen = now_chosen;
+                decision.posture = results[chosen].posture;
+                decision.reasons.front() = postureReason(decision.posture);
+                decision.rung_index = fresh.rung_index;
+                decision.context = fresh.context;
                 decision.reasons.push_back(
-                    formatTokens(pick.rungs[decision.rung_index].requested_context) +
+                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
                     " fits beside other programs' GPU memory (" + was + " would not)");
             }
         } else {
+            // Step 4: the floor, resident, in the capacity plan's posture. A live reading can still
+            // count memory an outgoing server is about to free; spilling on it would pin a fitting
+            // model to the CPU.
+            const std::vector<Rung>& rungs = results[chosen].rungs;
             int first = 0;
-            while (first < static_cast<int>(pick.rungs.size()) && !pick.rungs[first].on_ladder)
+            while (first < static_cast<int>(rungs.size()) && !rungs[first].on_ladder)
                 ++first;
-            if (first < static_cast<int>(pick.rungs.size()) && decision.rung_index > first) {
+            if (first < static_cast<int>(rungs.size()) && decision.rung_index > first) {
                 decision.rung_index = first;
-                decision.context = pick.rungs[first].context;
+                decision.context = rungs[first].context;
                 decision.reasons.push_back("floor held at " +
-                                           formatTokens(pick.rungs[first].requested_context) +
+                                           formatTokens(rungs[first].requested_context) +
                                            "; other programs hold most of the GPU memory");
             }
         }
     }
+    PostureResult& pick = results[chosen];
     if (decision.refused && decision.rung_index >= 0) {
         Rung& r = pick.rungs[decision.rung_index];
         if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong && !exact) {
