@@ -25,8 +25,8 @@ Error failed(std::string message, std::string details = {}) {
 // says nothing costs the timeout, never the command.
 class Connection {
 public:
-    Connection(std::string name, Clock::time_point deadline)
-        : name_(std::move(name)), deadline_(deadline) {}
+    Connection(std::string name, const RpcProtocol& protocol, Clock::time_point deadline)
+        : name_(std::move(name)), protocol_(protocol), deadline_(deadline) {}
     ~Connection() {
         if (fd_ >= 0) ::close(fd_);
     }
@@ -132,7 +132,7 @@ public:
         if (announced != out_size)
             return failed("rpc-server " + name_ + " answered " + step + " with " +
                               std::to_string(announced) + " bytes where RPC protocol " +
-                              std::to_string(kRpcProtoMajor) + ".x sends " +
+                              std::to_string(protocol_.major) + ".x sends " +
                               std::to_string(out_size),
                           "a different llama.cpp build: use rpc-server from the same llama.cpp "
                           "release as llama-server");
@@ -164,10 +164,11 @@ private:
             "rpc-server " + name_ + " closed the connection during " + step,
             "rpc-server drops a client whose HELLO is of another protocol version: this one "
             "may speak an RPC protocol other than " +
-                std::to_string(kRpcProtoMajor) + ".x (llama.cpp v0.5.0)");
+                std::to_string(protocol_.major) + ".x (" + protocol_.release + ")");
     }
 
     std::string name_;
+    RpcProtocol protocol_;
     Clock::time_point deadline_;
     int fd_ = -1;
 };
@@ -229,11 +230,11 @@ Result<std::vector<RpcEndpoint>> parseRpcEndpoints(std::string_view text) {
     return out;
 }
 
-Result<RpcServerInfo> probeRpcServer(const RpcEndpoint& endpoint,
+Result<RpcServerInfo> probeRpcServer(const RpcEndpoint& endpoint, const RpcProtocol& expected,
                                      std::chrono::milliseconds timeout) {
     RpcServerInfo info;
     info.endpoint = endpoint;
-    Connection c(endpoint.text(), Clock::now() + timeout);
+    Connection c(endpoint.text(), expected, Clock::now() + timeout);
     if (auto r = c.connect(endpoint); !r) return r.error();
 
     const std::uint8_t caps[kRpcConnCapsSize] = {}; // plain TCP: no RDMA capabilities offered
@@ -244,13 +245,13 @@ Result<RpcServerInfo> probeRpcServer(const RpcEndpoint& endpoint,
     info.proto_minor = hello[1];
     info.proto_patch = hello[2];
     // negotiate_hello: a different major, or a newer minor, is refused.
-    if (info.proto_major != kRpcProtoMajor || info.proto_minor > kRpcProtoMinor)
+    if (info.proto_major != expected.major || info.proto_minor > expected.minor)
         return failed("rpc-server " + endpoint.text() + " speaks RPC protocol " +
                           std::to_string(info.proto_major) + "." +
                           std::to_string(info.proto_minor) + "." +
-                          std::to_string(info.proto_patch) + "; this Headroom plans for " +
-                          std::to_string(kRpcProtoMajor) + "." + std::to_string(kRpcProtoMinor) +
-                          ".x (llama.cpp v0.5.0)",
+                          std::to_string(info.proto_patch) + "; the plan is for " +
+                          expected.release + ", which speaks " + std::to_string(expected.major) +
+                          "." + std::to_string(expected.minor) + ".x",
                       "llama-server refuses such a server too: run rpc-server from the same "
                       "llama.cpp release as llama-server");
 

@@ -23,10 +23,15 @@
 
 namespace headroom::probe {
 
-// The RPC protocol this build of Headroom speaks: RPC_PROTO_*_VERSION in ggml-rpc.h of
-// llama.cpp v0.5.0 (node-llama-cpp 3.22.1).
-inline constexpr std::uint8_t kRpcProtoMajor = 7;
-inline constexpr std::uint8_t kRpcProtoMinor = 0;
+// The RPC protocol a llama.cpp release speaks: RPC_PROTO_MAJOR/MINOR_VERSION in ggml-rpc.h. The
+// framing and the commands used here are the same in both; only the version differs (7 added ops
+// to GGML_OP_COUNT, which the protocol version tracks).
+struct RpcProtocol {
+    std::uint8_t major = 0, minor = 0;
+    const char* release = ""; // the llama.cpp release that speaks it
+};
+inline constexpr RpcProtocol kRpcProtocolV050{7, 0, "llama.cpp v0.5.0"}; // node-llama-cpp 3.22.1
+inline constexpr RpcProtocol kRpcProtocolV040{6, 0, "llama.cpp v0.4.0"}; // node-llama-cpp 3.21.1
 // Command ids of the ggml_rpc protocol (enum rpc_cmd); HELLO is fixed at 14 across versions.
 inline constexpr std::uint8_t kRpcCmdGetDeviceMemory = 11;
 inline constexpr std::uint8_t kRpcCmdHello = 14;
@@ -62,10 +67,12 @@ Result<RpcEndpoint> parseRpcEndpoint(std::string_view text);
 // A comma-separated list, as llama-server's --rpc takes it; empty entries are errors.
 Result<std::vector<RpcEndpoint>> parseRpcEndpoints(std::string_view text);
 
-// Connects, says HELLO, counts the devices and reads each one's memory. Errors (ProbeFailed)
-// say which step failed: unreachable, timed out, closed during the handshake (another protocol),
-// version mismatch, implausible answers.
+// Connects, says HELLO, counts the devices and reads each one's memory. The server must speak
+// `expected` (the protocol of the llama.cpp build being planned for), as llama-server of that
+// build requires. Errors (ProbeFailed) say which step failed: unreachable, timed out, closed
+// during the handshake, version mismatch, implausible answers.
 Result<RpcServerInfo> probeRpcServer(const RpcEndpoint& endpoint,
+                                     const RpcProtocol& expected = kRpcProtocolV050,
                                      std::chrono::milliseconds timeout = kRpcProbeTimeout);
 
 } // namespace headroom::probe

@@ -163,12 +163,29 @@ private slots:
         FakeRpcServer server(Peer::Silent);
         QElapsedTimer t;
         t.start();
-        const auto info = probeRpcServer(server.endpoint(), std::chrono::milliseconds(300));
+        const auto info =
+            probeRpcServer(server.endpoint(), kRpcProtocolV050, std::chrono::milliseconds(300));
         QVERIFY(!info);
         QVERIFY(QString::fromStdString(info.error().message).contains("did not answer HELLO"));
         // Not a timing assertion on speed: only that the probe gave up rather than hanging
         // (the test's own 600 s ctest limit would catch a hang; 10 s is a generous bound).
         QVERIFY(t.elapsed() < 10000);
+    }
+
+    void aServerIsCheckedAgainstTheProtocolOfTheBuildPlannedFor() {
+        // The same 6.1.0 peer: refused for v0.5.0 (protocol 7), but for v0.4.0 (protocol 6.0) its
+        // minor 1 is newer than 0, which llama.cpp's negotiate_hello refuses too.
+        FakeRpcServer a(Peer::OldMajor);
+        const auto for050 = probeRpcServer(a.endpoint(), kRpcProtocolV050);
+        QVERIFY(!for050);
+        QVERIFY(QString::fromStdString(for050.error().message).contains("v0.5.0"));
+        FakeRpcServer b(Peer::OldMajor);
+        const auto for040 = probeRpcServer(b.endpoint(), kRpcProtocolV040);
+        QVERIFY(!for040);
+        QVERIFY(QString::fromStdString(for040.error().message).contains("6.1.0"));
+        // A 7.0.0 peer is refused when planning for v0.4.0.
+        FakeRpcServer c(Peer::Good);
+        QVERIFY(!probeRpcServer(c.endpoint(), kRpcProtocolV040));
     }
 
     void aClosedPortIsUnreachable() {
