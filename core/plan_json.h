@@ -1,4 +1,4 @@
-// The plan as JSON: schema "headroom.plan/1" of DESIGN.md. Scripts depend on it: keys may be
+// The plan as JSON: schema "headroom.plan/1". Scripts depend on it: keys may be
 // added, never change meaning. Every byte count is an integer number of bytes.
 #pragma once
 

@@ -1,16 +1,16 @@
 #!/bin/sh
 # Installs what Headroom needs to build and test on Debian 12, from Debian's archive only.
-# Idempotent: packages already present are skipped, so repeated runs are quick.
+# The list, with a reason per package, is scripts/packages.txt (scripts/check_deps.sh reads it
+# too). Idempotent: packages already present are skipped, so repeated runs are quick.
+#   deps.sh          install what is missing
+#   deps.sh --list   print the list, one package a line
 set -eu
-
-PACKAGES="
-  build-essential cmake ninja-build pkg-config git
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
-  libvulkan-dev nlohmann-json3-dev libcli11-dev libyaml-cpp-dev
-  clang libclang-rt-14-dev
-  mesa-vulkan-drivers vulkan-tools xvfb xauth
-  appstream desktop-file-utils dpkg-dev man-db file
-"
+here=$(dirname "$0")
+PACKAGES=$(sed 's/#.*//' "$here/packages.txt" | awk 'NF { print $1 }')
+if [ "${1:-}" = --list ]; then
+  printf '%s\n' $PACKAGES
+  exit 0
+fi
 # node/npm run the llama.cpp ground truth (node-llama-cpp) in the validation suite; the image
 # usually ships a newer Node.js than Debian's, which is kept when present.
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"

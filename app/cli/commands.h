@@ -10,7 +10,7 @@
 
 namespace headroom::cli {
 
-// Exit codes of the CLI contract (DESIGN.md); scripts depend on them.
+// Exit codes of the CLI contract (README, "Using the CLI"); scripts depend on them.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadArguments = 2;
 inline constexpr int kExitUnreadableInput = 3;

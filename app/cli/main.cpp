@@ -22,7 +22,7 @@ int fail(const std::string& command, const std::string& message, int code) {
 
 // llama.cpp spells some options with one dash and several letters (-ctk, -fa, -ub); CLI11 reads
 // those as bundles of one-letter flags, so they are rewritten to their long names first. Users
-// type llama.cpp's flags; the contract (DESIGN.md) promises they work.
+// type llama.cpp's flags; the README promises they work.
 std::vector<std::string> expandLlamaAliases(int argc, char** argv) {
     static const std::pair<const char*, const char*> aliases[] = {
         {"-ctk", "--cache-type-k"}, {"-ctv", "--cache-type-v"}, {"-fa", "--flash-attn"},

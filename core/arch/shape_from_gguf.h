@@ -1,6 +1,6 @@
 // Turning a GGUF header into the planner's ModelShape, the way llama.cpp would allocate it.
 //
-// The derivation mirrors three places of llama.cpp (the checkout at /work/llamaref/llama.cpp):
+// The derivation mirrors three places of llama.cpp (tag v0.4.0, pinned in docs/sources.md):
 //   * src/llama-model.cpp  llama_model_base::load_hparams: the generic keys (block count, heads,
 //     head dims, SWA head dims, per-layer arrays) every architecture reads;
 //   * src/models/<arch>.cpp  llama_model_<arch>::load_arch_hparams: per-architecture defaults and

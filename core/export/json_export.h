@@ -1,4 +1,4 @@
-// JSON export: the plan in the "headroom.plan/1" schema of DESIGN.md, the same document
+// JSON export: the plan in the "headroom.plan/1" schema, the same document
 // `headroom-cli plan --json` prints (core/plan_json.h planToJson; one serializer, not two).
 #pragma once
 

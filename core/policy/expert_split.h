@@ -1,4 +1,4 @@
-// Expert-cache / KV-pool split (planning-core-spec §2.20, after ferrox expert_budget.rs ⇐
+// Expert-cache / KV-pool split (docs/sources.md, after ferrox expert_budget.rs ⇐
 // FreeToken cache_budget.py): for an engine that keeps a GPU cache of MoE expert slots next to a
 // paged KV pool, the KV pool first keeps its reserve, experts then fill up to full residency (or
 // the backend's slot ceiling), and KV takes whatever is left. Experts come first because a slot

@@ -1,5 +1,5 @@
 // Growth: at the end of a turn, should a running session's window step up one ladder rung?
-// (planning-core-spec §2.12, Hermes growth_decision). Only at turn boundaries: recurrent state
+// (docs/sources.md, Hermes growth_decision). Only at turn boundaries: recurrent state
 // cannot rewind, so a restart mid-turn would lose it.
 #pragma once
 

@@ -1,4 +1,4 @@
-// KV-cache spill planning (planning-core-spec §2.19, after elizaOS kv-spill.ts): when the whole
+// KV-cache spill planning (docs/sources.md, after elizaOS kv-spill.ts): when the whole
 // KV cache does not fit the resident budget, keep as many 256-token pages resident as fit and
 // spill the rest to host RAM or disk — but only for long contexts (≥ 64K) and only when restoring
 // one cold page stays within the product's latency budget.

@@ -1,4 +1,4 @@
-// Weight placement when a plan spills weights to host RAM (planning-core-spec §2.13): which
+// Weight placement when a plan spills weights to host RAM (docs/sources.md, Hermes): which
 // tensors an `-ot` (--override-tensor) rule pins to the CPU so the spill costs the least speed.
 #pragma once
 

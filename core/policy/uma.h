@@ -1,4 +1,4 @@
-// Unified memory: the OS floor (planning-core-spec §2.7, Hermes revision 5eca89b5). On a machine
+// Unified memory: the OS floor (docs/sources.md, Hermes revision 5eca89b5). On a machine
 // where GPU and CPU share one pool, a plan that fits the pool can still leave the OS too little
 // and make the machine swap; this check refuses that with its own code (RefusalCode::OsFloor).
 #pragma once

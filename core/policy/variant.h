@@ -1,4 +1,4 @@
-// Catalog choices (planning-core-spec §2.16, Hermes select_variant / recommended_entry): which
+// Catalog choices (docs/sources.md, Hermes select_variant / recommended_entry): which
 // quant of a model to offer on this machine, and which model to recommend by default. Pricing is
 // the caller's (a callable), so the policy is the same for catalog priors and GGUF headers.
 #pragma once

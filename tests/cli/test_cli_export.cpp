@@ -1,42 +1,30 @@
 // headroom-cli export: the CLI contract — every target writes what the core exporters produce,
 // files are written atomically and never replaced without --force, bad arguments exit 2.
+#include "common/cli_runner.h"
+
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
-namespace {
+using headroom::test::runCli;
+using Run = headroom::test::CliRun;
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+namespace {
 
 // A catalog model on a 24 GiB card: Llama 3.1 8B fits at 128K (the `plan` command's answer).
 const QStringList kPlanFlags = {QStringLiteral("--model"), QStringLiteral("llama-3.1-8b-instruct"),
                                 QStringLiteral("--vram"),  QStringLiteral("24GiB"),
                                 QStringLiteral("--ram"),   QStringLiteral("64GiB")};
 
-Run cli(QStringList args) {
-    QProcess p;
-    p.start(QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli"), args);
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
 Run exportTo(const QString& to, QStringList extra = {}) {
     QStringList args = {QStringLiteral("export"), QStringLiteral("--to"), to};
     args << kPlanFlags << extra;
-    return cli(args);
+    return runCli(args);
 }
 
 QByteArray readAll(const QString& path) {
@@ -101,7 +89,7 @@ private slots:
     void missingTargetExitsTwo() {
         QStringList args = {QStringLiteral("export")};
         args << kPlanFlags;
-        QCOMPARE(cli(args).code, 2);
+        QCOMPARE(runCli(args).code, 2);
     }
 
     void badFitPolicyExitsTwo() {
@@ -122,10 +110,10 @@ private slots:
     void refusedPlanHasNothingToLaunchAndExitsTwo() {
         // 1 GiB of VRAM and 2 GiB of RAM cannot hold an 8B model's ~4.6 GiB of weights.
         const Run r =
-            cli({QStringLiteral("export"), QStringLiteral("--to"), QStringLiteral("llama-server"),
-                 QStringLiteral("--model"), QStringLiteral("llama-3.1-8b-instruct"),
-                 QStringLiteral("--vram"), QStringLiteral("1GiB"), QStringLiteral("--ram"),
-                 QStringLiteral("2GiB")});
+            runCli({QStringLiteral("export"), QStringLiteral("--to"),
+                    QStringLiteral("llama-server"), QStringLiteral("--model"),
+                    QStringLiteral("llama-3.1-8b-instruct"), QStringLiteral("--vram"),
+                    QStringLiteral("1GiB"), QStringLiteral("--ram"), QStringLiteral("2GiB")});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("nothing to export"));
     }
@@ -150,7 +138,7 @@ private slots:
         QCOMPARE(j["schema"].get<std::string>(), std::string("headroom.plan/1"));
         QStringList planArgs = {QStringLiteral("plan"), QStringLiteral("--json")};
         planArgs << kPlanFlags;
-        const Run plan = cli(planArgs);
+        const Run plan = runCli(planArgs);
         QCOMPARE(plan.code, 0);
         QCOMPARE(j, nlohmann::json::parse(plan.out.toStdString()));
     }
@@ -166,7 +154,7 @@ private slots:
     }
 
     void helpNamesEveryTargetAndTheExitCodes() {
-        const Run r = cli({QStringLiteral("export"), QStringLiteral("--help")});
+        const Run r = runCli({QStringLiteral("export"), QStringLiteral("--help")});
         QCOMPARE(r.code, 0);
         for (const char* t :
              {"llama-server", "llama-swap", "ollama", "json", "--force", "Exit codes"})

@@ -1,38 +1,21 @@
 // headroom-cli inspect, run as a user would: on generated GGUF headers (GgufWriter), on a
 // corrupt file, on a split model with a part missing and with bad arguments; checks exit codes
 // (0 ok, 2 bad arguments, 3 unreadable input) and what is printed.
+#include "common/cli_runner.h"
 #include "gguf/gguf_writer.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
-#include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
 using namespace headroom;
+using headroom::test::runCli;
+using Run = headroom::test::CliRun;
 
 namespace {
-
-struct Run {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli"), args);
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
 
 // A 13-layer Gemma-3-style header: window 512, period 6 (full at 5 and 11), 4 heads, 1 KV head
 // of 256, Q4_K weights, tied output. Tensors: token_embd 1024 x 4096 and one attn_q per layer.
@@ -72,7 +55,7 @@ private slots:
     void textReportNamesArchitectureQuantAndLayerRuns() {
         const Run r = runCli({"inspect", QString::fromStdString(path("gemma.gguf"))});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("gemma3"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("gemma3"), r.out.constData());
         QVERIFY(r.out.contains("Gemma Test"));
         QVERIFY(r.out.contains("Q4_K_M"));
         QVERIFY(r.out.contains("32768"));
@@ -112,7 +95,7 @@ private slots:
         f.close();
         const Run r = runCli({"inspect", f.fileName()});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("corrupt.gguf"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("corrupt.gguf"), r.err.constData());
         QVERIFY(r.out.isEmpty());
     }
 
@@ -128,7 +111,7 @@ private slots:
         QVERIFY(w.write(path("nolayers.gguf")).has_value());
         const Run r = runCli({"inspect", QString::fromStdString(path("nolayers.gguf"))});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("gemma3.block_count"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("gemma3.block_count"), r.err.constData());
     }
 
     void unknownArchitectureWarnsAboutConservativeShape() {
@@ -141,7 +124,7 @@ private slots:
         QVERIFY(w.write(path("future.gguf")).has_value());
         const Run r = runCli({"inspect", QString::fromStdString(path("future.gguf"))});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("warning") && r.out.contains("conservative"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("warning") && r.out.contains("conservative"), r.out.constData());
     }
 
     void splitModelNamesTheMissingPart() {
@@ -151,7 +134,7 @@ private slots:
         QVERIFY(w.write(path("big-00001-of-00002.gguf")).has_value());
         const Run r = runCli({"inspect", QString::fromStdString(path("big-00001-of-00002.gguf"))});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("1 of 2 found"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("1 of 2 found"), r.out.constData());
         QVERIFY(r.out.contains("big-00002-of-00002.gguf"));
         QVERIFY(r.out.contains("warning"));
     }

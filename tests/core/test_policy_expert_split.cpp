@@ -1,5 +1,5 @@
-// Expert-cache / KV-pool split (planning-core-spec §2.20; contracts §5.3 expert_budget.rs and
-// FreeToken cache_budget tests).
+// Expert-cache / KV-pool split (docs/sources.md, ferrox expert budget; the
+// behaviour of ferrox expert_budget.rs and FreeToken cache_budget tests).
 #include "policy/expert_split.h"
 
 #include <QtTest>

@@ -1,4 +1,4 @@
-// Growth at end of turn (planning-core-spec §2.12; contracts §5.1 growth lines).
+// Growth at end of turn (docs/sources.md, Hermes growth).
 #include "policy/growth.h"
 
 #include <QtTest>
@@ -9,8 +9,9 @@ using namespace headroom;
 using namespace headroom::policy;
 
 namespace {
-// Qwen3.8-27B (§2.3): weights 16 464 440 224 B; 16 full layers × 4096 B f16 per token at q8_0
-// (× 0.53125) = 34 816 B/token; 48 recurrent layers × 4 MiB = 201 326 592 B; MTP kv_scale 1.2.
+// Qwen3.8-27B (Hermes' worked example): weights 16 464 440 224 B; 16 full layers × 4096 B f16 per
+// token at q8_0 (× 0.53125) = 34 816 B/token; 48 recurrent layers × 4 MiB = 201 326 592 B; MTP
+// kv_scale 1.2.
 Bytes qwen27bNeed(std::uint32_t window) {
     const double kv = 34816.0 * window + 201326592.0;
     return 16464440224ull + static_cast<Bytes>(std::trunc(kv * 1.2));

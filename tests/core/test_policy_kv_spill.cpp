@@ -1,4 +1,5 @@
-// KV spill planning (planning-core-spec §2.19; contracts §5.2 kv-spill.test.ts).
+// KV spill planning (docs/sources.md, elizaOS KV spill; the behaviour of
+// kv-spill.test.ts).
 #include "policy/kv_spill.h"
 
 #include <QtTest>

@@ -1,4 +1,4 @@
-// Context ladder (planning-core-spec §2.8; contract §5.1 "Ladder starts at FLOOR, ends at
+// Context ladder (docs/sources.md, Hermes context ladder: "Ladder starts at FLOOR, ends at
 // native, strictly increases, each step ≤ 2×").
 #include "policy/ladder.h"
 

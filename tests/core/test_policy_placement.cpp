@@ -1,5 +1,5 @@
-// Spill placement: -ot overrides and recurrent FFN blocks (planning-core-spec §2.13; contracts
-// §5.1 "Spill overrides …", "Hybrid overrides match only recurrent block indices …", and the
+// Spill placement: -ot overrides and recurrent FFN blocks (docs/sources.md, Hermes spill
+// placement: "Spill overrides …", "Hybrid overrides match only recurrent block indices …", and the
 // split-GGUF "spilling 2 blocks' worth moves exactly blocks 0 and 1").
 #include "policy/placement.h"
 

@@ -1,4 +1,4 @@
-// Speed classes (planning-core-spec §2.16) and the bandwidth / compute speed estimate.
+// Speed classes (docs/sources.md, Hermes speed classes) and the bandwidth / compute speed estimate.
 #include "policy/speed.h"
 
 #include <QtTest>

@@ -1,4 +1,4 @@
-// Unified-memory OS floor (planning-core-spec §2.7 "UMA OS floor").
+// Unified-memory OS floor (docs/sources.md, Hermes unified memory OS floor).
 #include "policy/uma.h"
 
 #include <QtTest>

@@ -1,4 +1,5 @@
-// Quant variant selection and the default recommendation (planning-core-spec §2.16; §3 R4-R6).
+// Quant variant selection and the default recommendation (docs/sources.md, Hermes speed
+// classes and variants).
 #include "policy/variant.h"
 
 #include "policy/ladder.h"
@@ -11,8 +12,8 @@ using namespace headroom;
 using namespace headroom::policy;
 
 namespace {
-// Context memory of Qwen3.8-27B (§2.3): 34 816 B/token (16 full layers × 4096 × 0.53125),
-// + 48 recurrent × 4 MiB = 201 326 592 B, × 1.2 (MTP), truncated.
+// Context memory of Qwen3.8-27B (Hermes' example): 34 816 B/token (16 full layers × 4096 ×
+// 0.53125) + 48 recurrent × 4 MiB = 201 326 592 B, × 1.2 (MTP), truncated.
 Bytes qwen27bCtx(std::uint32_t w) {
     return static_cast<Bytes>(std::trunc((34816.0 * w + 201326592.0) * 1.2));
 }

@@ -1,5 +1,6 @@
 // Compares Headroom's prediction (headroom-cli plan --json) with the measured buffers in
-// measured.json and writes docs/accuracy.md. Exit: 0 all within tolerance, 1 a mismatch,
+// measured.json and writes the accuracy table (run.sh: BUILD_DIR/validation/accuracy.md, copied
+// to docs/accuracy.md by the README's step). Exit: 0 all within tolerance, 1 a mismatch,
 // 77 (ctest SKIP) when headroom-cli has no `plan` command yet.
 // Usage: node compare.js HEADROOM_CLI MEASURED_JSON WORK_DIR ACCURACY_MD
 'use strict';

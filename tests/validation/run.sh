@@ -1,16 +1,16 @@
 #!/bin/sh
-# The proof against the real engine: tests/validation/run.sh BUILD_DIR [SOURCE_DIR]
+# The proof against the real engine: tests/validation/run.sh BUILD_DIR
 #  1. installs node-llama-cpp@3.21.1 (prebuilt CPU llama.cpp) under BUILD_DIR/validation if missing
 #  2. builds the LD_PRELOAD shim (shim.c) with gcc
 #  3. writes a sparse GGUF per model in models.js (layouts in tensors/, from enumerate.sh)
 #  4. loads each with llama.cpp across the settings in validate.js, measures every buffer
 #     (BUILD_DIR/validation/measured.json; HEADROOM_VALIDATION_REUSE=1 keeps earlier numbers)
-#  5. compares with headroom-cli plan and writes SOURCE_DIR/docs/accuracy.md
+#  5. compares with headroom-cli plan and writes BUILD_DIR/validation/accuracy.md (never the
+#     source tree; the README's step copies it to docs/accuracy.md)
 # Exit 0 pass, 1 mismatch or failure, 77 skipped (no node/npm, or no `plan` command yet).
 set -eu
-build=$(cd "${1:?usage: run.sh BUILD_DIR [SOURCE_DIR]}" && pwd)
+build=$(cd "${1:?usage: run.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-src=${2:-$(cd "$here/../.." && pwd)}
 dir=$build/validation
 mkdir -p "$dir"
 
@@ -38,4 +38,4 @@ fi
 # KV cache + compute buffer under ~4.5 GiB resident; the model data itself is never read (sparse
 # file, no MAP_POPULATE). 25 models x 6-7 settings took 11.5 minutes on 2 busy cores.
 node "$here/validate.js" "$nm" "$dir/models" "$dir/shim.so" "$dir/measured.json"
-node "$here/compare.js" "$build/bin/headroom-cli" "$dir/measured.json" "$dir/models" "$src/docs/accuracy.md"
+node "$here/compare.js" "$build/bin/headroom-cli" "$dir/measured.json" "$dir/models" "$dir/accuracy.md"

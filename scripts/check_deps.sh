@@ -1,0 +1,78 @@
+#!/bin/sh
+# Proves that the dependencies configure found are the ones scripts/deps.sh installs, so that a
+# package only this machine happens to have is caught here and not on a user's fresh Debian 12.
+#   check_deps.sh [--configure-failed] [BUILD_DIR [PACKAGES_FILE]]
+#                                                  (defaults: build, scripts/packages.txt)
+# Every `<Name>_DIR` entry of BUILD_DIR/CMakeCache.txt is a CMake package config that
+# find_package() looked for, Qt 6 components and their transitive find_dependency() included.
+# Each config file found is mapped to the Debian package that owns it (dpkg -S); that package
+# must be in PACKAGES_FILE or in the dependency closure of its packages
+# (apt-cache depends --recurse, Depends and Pre-Depends only). A config that was looked for
+# that no Debian package owns fails too. Exit 0 when all are accounted for.
+# With --configure-failed (after configure stopped) it also names each package config that was
+# looked for and not found; after a successful configure those are optional and ignored.
+set -eu
+cd "$(dirname "$0")/.."
+failed_configure=0
+[ "${1:-}" != --configure-failed ] || { failed_configure=1; shift; }
+build=${1:-build}
+list=${2:-scripts/packages.txt}
+cache=$build/CMakeCache.txt
+[ -f "$cache" ] || { echo "check_deps: $cache not found (configure first)" >&2; exit 2; }
+
+packages=$(sed 's/#.*//' "$list" | awk 'NF { print $1 }')
+fail=0
+# deps.sh must have run: the closure below is read from what dpkg has installed.
+for p in $packages; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    echo "check_deps: $p (listed in $list) is not installed: run sh scripts/deps.sh" >&2
+    fail=1
+  fi
+done
+[ "$fail" -eq 0 ] || exit 1
+
+# Installed packages carry their dependencies in dpkg's status file, so this works without
+# `apt-get update`. Alternatives (a | b) are all followed: the check is about packages that no
+# listed package can pull in at all. Architecture qualifiers (:amd64) are dropped.
+closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+  --no-replaces --no-enhances $packages 2>/dev/null |
+  awk '/^[^ ]/ { name = $1; gsub(/[<>]/, "", name); sub(/:.*/, "", name); print name }' | sort -u)
+
+checked=0
+for entry in $(sed -n 's/^\([A-Za-z0-9_.+-]*_DIR\):PATH=\(.*\)$/\1=\2/p' "$cache"); do
+  var=${entry%%=*}
+  dir=${entry#*=}
+  name=${var%_DIR}
+  case $name in CMAKE_* | headroom_*) continue ;; esac
+  if [ "$dir" = "$var-NOTFOUND" ]; then
+    if [ "$failed_configure" -eq 1 ]; then
+      echo "check_deps: CMake looked for the package config of $name and found none:" \
+        "add the Debian package that ships ${name}Config.cmake to $list" >&2
+      fail=1
+    fi
+    continue
+  fi
+  lower=$(echo "$name" | tr 'A-Z' 'a-z')
+  config=""
+  for f in "$dir/${name}Config.cmake" "$dir/$lower-config.cmake"; do
+    [ -f "$f" ] && config=$f && break
+  done
+  [ -n "$config" ] || continue # a *_DIR cache entry that is not a package config directory
+  config=$(readlink -f "$config")
+  checked=$((checked + 1))
+  if ! owner=$(dpkg -S "$config" 2>/dev/null); then
+    echo "check_deps: $name comes from $config, which no Debian package owns:" \
+      "install it from Debian's archive and add the package to $list" >&2
+    fail=1
+    continue
+  fi
+  pkg=${owner%%:*}
+  pkg=${pkg%%,*}
+  if ! echo "$closure" | grep -qx "$pkg"; then
+    echo "check_deps: $pkg provides $name ($config) but is neither in $list" \
+      "nor pulled in by its packages: add $pkg to $list" >&2
+    fail=1
+  fi
+done
+[ "$fail" -eq 0 ] && [ "$failed_configure" -eq 0 ] || exit 1
+echo "check_deps: $checked package configs, all from $list or its dependencies"
