@@ -16,8 +16,12 @@ fail=0
 lists=$(git ls-files '*CMakeLists.txt' '*.cmake')
 for f in $(git ls-files '*.cpp' '*.c' | grep -v '^tests/validation/'); do
   name=$(basename "$f")
-  stem=${name%.*}
-  if ! cat $lists | grep -q -e "$name" -e "\\b$stem\\b"; then
+  # Tests and benchmarks are listed by name (test_foo), everything else by file (foo.cpp).
+  case $f in
+  tests/* | bench/*) pattern="\\b${name%.*}\\b" ;;
+  *) pattern="\\b$name\\b" ;;
+  esac
+  if ! cat $lists | grep -q -e "$pattern"; then
     echo "lint: $f is in no CMakeLists.txt (add it to its directory's list)" >&2
     fail=1
   fi
