@@ -9,26 +9,25 @@ using namespace headroom::policy;
 class TestPolicyUma : public QObject {
     Q_OBJECT
 private slots:
-    void a16GiBMachineKeepsTheThreeGiBMinimum() {
+    void theOsFloorIsTenPercentOfThePoolBetweenThreeAndSixteenGiB_data() {
+        QTest::addColumn<Bytes>("pool");
+        QTest::addColumn<Bytes>("floor");
         // 10 % of 16 GiB = 1.6 GiB < 3 GiB → 3 GiB.
-        QCOMPARE(osFloorBytes(16 * GiB), 3 * GiB);
-    }
-
-    void a64GiBMachineKeepsTenPercent() {
+        QTest::newRow("16 GiB keeps the 3 GiB minimum") << 16 * GiB << 3 * GiB;
         // 68 719 476 736 / 10 = 6 871 947 673 (6.4 GiB).
-        QCOMPARE(osFloorBytes(64 * GiB), Bytes(6871947673));
-    }
-
-    void a128GiBMachineKeepsTenPercent() {
+        QTest::newRow("64 GiB keeps 10 %") << 64 * GiB << Bytes(6871947673);
         // 137 438 953 472 / 10 = 13 743 895 347 (12.8 GiB).
-        QCOMPARE(osFloorBytes(128 * GiB), Bytes(13743895347));
+        QTest::newRow("128 GiB keeps 10 %") << 128 * GiB << Bytes(13743895347);
+        // 160 GiB / 10 = 16 GiB exactly: the cap.
+        QTest::newRow("160 GiB reaches the 16 GiB cap") << 160 * GiB << 16 * GiB;
+        // 10 % would be 25.6 GiB and 102.4 GiB; the cap holds.
+        QTest::newRow("256 GiB is capped at 16 GiB") << 256 * GiB << 16 * GiB;
+        QTest::newRow("1 TiB is capped at 16 GiB") << 1 * TiB << 16 * GiB;
     }
-
-    void from160GiBUpTheFloorIsCappedAt16GiB() {
-        // 160 GiB / 10 = 16 GiB exactly; 256 GiB and 1 TiB would be 25.6 and 102.4 GiB.
-        QCOMPARE(osFloorBytes(160 * GiB), 16 * GiB);
-        QCOMPARE(osFloorBytes(256 * GiB), 16 * GiB);
-        QCOMPARE(osFloorBytes(1 * TiB), 16 * GiB);
+    void theOsFloorIsTenPercentOfThePoolBetweenThreeAndSixteenGiB() {
+        QFETCH(Bytes, pool);
+        QFETCH(Bytes, floor);
+        QCOMPARE(osFloorBytes(pool), floor);
     }
 
     void a240GiBModelRunsOnA256GiBMachineBecauseOfTheCap() {
