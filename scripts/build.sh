@@ -3,8 +3,10 @@
 # configure found comes from scripts/packages.txt (scripts/check_deps.sh), and builds everything.
 set -eu
 cd "$(dirname "$0")/.."
-cmake --preset default >/dev/null || {
-  sh scripts/check_deps.sh --configure-failed build
+mkdir -p build
+cmake --preset default >build/configure.log 2>&1 || {
+  cat build/configure.log
+  sh scripts/check_deps.sh --configure-failed build/configure.log build
   exit 1
 }
 sh scripts/check_deps.sh build

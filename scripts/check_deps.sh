@@ -1,7 +1,7 @@
 #!/bin/sh
 # Proves that the dependencies configure found are the ones scripts/deps.sh installs, so that a
 # package only this machine happens to have is caught here and not on a user's fresh Debian 12.
-#   check_deps.sh [--configure-failed] [BUILD_DIR [PACKAGES_FILE]]
+#   check_deps.sh [--configure-failed LOG] [BUILD_DIR [PACKAGES_FILE]]
 #                                                  (defaults: build, scripts/packages.txt)
 # Every `<Name>_DIR` entry of BUILD_DIR/CMakeCache.txt is a CMake package config that
 # find_package() looked for, Qt 6 components and their transitive find_dependency() included.
@@ -9,12 +9,17 @@
 # must be in PACKAGES_FILE or in the dependency closure of its packages
 # (apt-cache depends --recurse, Depends and Pre-Depends only). A config that was looked for
 # that no Debian package owns fails too. Exit 0 when all are accounted for.
-# With --configure-failed (after configure stopped) it also names each package config that was
-# looked for and not found; after a successful configure those are optional and ignored.
+# With --configure-failed LOG (after configure stopped; LOG is its output) it names each package
+# config that was looked for and not found; after a successful configure those are optional.
 set -eu
 cd "$(dirname "$0")/.."
 failed_configure=0
-[ "${1:-}" != --configure-failed ] || { failed_configure=1; shift; }
+log=""
+if [ "${1:-}" = --configure-failed ]; then
+  failed_configure=1
+  log=$2
+  shift 2
+fi
 build=${1:-build}
 list=${2:-scripts/packages.txt}
 cache=$build/CMakeCache.txt
@@ -43,7 +48,8 @@ for entry in $(sed -n 's/^\([A-Za-z0-9_.+-]*_DIR\):PATH=\(.*\)$/\1=\2/p' "$cache
   var=${entry%%=*}
   dir=${entry#*=}
   name=${var%_DIR}
-  case $name in CMAKE_* | headroom_*) continue ;; esac
+  # find_path() results (*_INCLUDE_DIR) share the suffix; they are not package configs.
+  case $name in CMAKE_* | headroom_* | *_INCLUDE) continue ;; esac
   if [ "$dir" = "$var-NOTFOUND" ]; then
     if [ "$failed_configure" -eq 1 ]; then
       echo "check_deps: CMake looked for the package config of $name and found none:" \
@@ -74,5 +80,15 @@ for entry in $(sed -n 's/^\([A-Za-z0-9_.+-]*_DIR\):PATH=\(.*\)$/\1=\2/p' "$cache
     fail=1
   fi
 done
-[ "$fail" -eq 0 ] && [ "$failed_configure" -eq 0 ] || exit 1
+if [ "$failed_configure" -eq 1 ]; then
+  # CMake's own words for a missing config: `Could not find a package configuration file
+  # provided by "X"` and `X could not be found because dependency Y could not be found`.
+  for name in $(sed -n -e 's/.*provided by "\([A-Za-z0-9_.+-]*\)".*/\1/p' \
+    -e 's/.*because dependency \([A-Za-z0-9_.+-]*\) could.*/\1/p' "$log" | sort -u); do
+    echo "check_deps: CMake could not find $name (${name}Config.cmake): install the Debian" \
+      "package that ships it (apt-file search ${name}Config.cmake) and add it to $list" >&2
+  done
+  exit 1
+fi
+[ "$fail" -eq 0 ] || exit 1
 echo "check_deps: $checked package configs, all from $list or its dependencies"

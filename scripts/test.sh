@@ -15,8 +15,10 @@ ctest --preset default -j2 --timeout 1800
 # Memory and UB checks on the code that parses untrusted input and does the arithmetic. Leak
 # checking stays on; tests/lsan.supp only names third-party drivers (tests/CMakeLists.txt passes
 # it to these tests and the programs they start).
-cmake --preset asan -DHEADROOM_BUILD_GUI=OFF >/dev/null || {
-  sh scripts/check_deps.sh --configure-failed build-asan
+mkdir -p build-asan
+cmake --preset asan -DHEADROOM_BUILD_GUI=OFF >build-asan/configure.log 2>&1 || {
+  cat build-asan/configure.log
+  sh scripts/check_deps.sh --configure-failed build-asan/configure.log build-asan
   exit 1
 }
 sh scripts/check_deps.sh build-asan
