@@ -10,7 +10,10 @@ PACKAGES="
   clang libclang-rt-14-dev
   mesa-vulkan-drivers vulkan-tools xvfb xauth
   appstream desktop-file-utils dpkg-dev man-db file
+  libcurl4-openssl-dev
 "
+# libcurl4-openssl-dev: remote models (plan https://... or hf:OWNER/REPO) read the GGUF header
+# with HTTP range requests (core/remote/); python3 (Debian base) runs the tests' loopback server.
 # node/npm run the llama.cpp ground truth (node-llama-cpp) in the validation suite; the image
 # usually ships a newer Node.js than Debian's, which is kept when present.
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"

@@ -2,8 +2,10 @@
 #include "arch/shape_from_gguf.h"
 #include "catalog.h"
 #include "plan_args.h"
+#include "remote/remote_gguf.h"
 
 #include <filesystem>
+#include <iostream>
 
 namespace headroom::cli {
 
@@ -18,6 +20,14 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
         auto catalog = loadBuiltinCatalog();
         if (!catalog) return catalog.error();
         return catalog->shape(f.model_id);
+    }
+    if (remote::isRemoteModelRef(f.path)) {
+        // https://… or hf:OWNER/REPO[:QUANT]: the header only, over HTTP ranges (core/remote).
+        auto o = remote::remoteOptionsFromEnvironment();
+        o.progress = [](const std::string& line) { std::cerr << "headroom-cli: " << line << "\n"; };
+        auto m = remote::openRemoteGgufModel(f.path, o);
+        if (!m) return m.error();
+        return shapeFromGguf(*m);
     }
     auto shape = shapeFromGgufFile(f.path);
     // A model file that is missing or unreadable is "unreadable input" (exit 3), not a bad
