@@ -63,3 +63,8 @@ set_tests_properties(packaging_cli_help_and_man PROPERTIES LABELS packaging)
 if(TARGET test_mainwindow AND TARGET headroom-cli)
   add_dependencies(test_mainwindow headroom-cli)
 endif()
+
+# The remote-model test also checks the hf: file picker (core/remote) directly.
+if(TARGET test_cli_remote AND TARGET headroom_remote)
+  target_link_libraries(test_cli_remote PRIVATE headroom_remote)
+endif()

@@ -1,6 +1,7 @@
 // Where a plan's model comes from: the built-in catalog (--model ID[:QUANT]) or a GGUF file.
 #include "arch/shape_from_gguf.h"
 #include "catalog.h"
+#include "model_open.h"
 #include "plan_args.h"
 #include "remote/remote_gguf.h"
 
@@ -8,6 +9,14 @@
 #include <iostream>
 
 namespace headroom::cli {
+
+Result<GgufModel> openModelHeader(const std::string& path_or_url) {
+    if (!remote::isRemoteModelRef(path_or_url)) return openGgufModel(path_or_url);
+    // https://… or hf:OWNER/REPO[:QUANT]: the header only, over HTTP ranges (core/remote).
+    auto o = remote::remoteOptionsFromEnvironment();
+    o.progress = [](const std::string& line) { std::cerr << "headroom-cli: " << line << "\n"; };
+    return remote::openRemoteGgufModel(path_or_url, o);
+}
 
 Result<ModelShape> resolveModel(const ModelFlags& f) {
     if (!f.path.empty() && !f.model_id.empty())
@@ -22,10 +31,7 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
         return catalog->shape(f.model_id);
     }
     if (remote::isRemoteModelRef(f.path)) {
-        // https://… or hf:OWNER/REPO[:QUANT]: the header only, over HTTP ranges (core/remote).
-        auto o = remote::remoteOptionsFromEnvironment();
-        o.progress = [](const std::string& line) { std::cerr << "headroom-cli: " << line << "\n"; };
-        auto m = remote::openRemoteGgufModel(f.path, o);
+        auto m = openModelHeader(f.path);
         if (!m) return m.error();
         return shapeFromGguf(*m);
     }

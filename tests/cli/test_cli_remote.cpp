@@ -4,6 +4,7 @@
 // fast with exit 3; fetched headers are cached; a server that ignores Range is read no further
 // than needed.
 #include "gguf/gguf_writer.h"
+#include "remote/remote_gguf.h"
 
 #include <nlohmann/json.hpp>
 
@@ -75,12 +76,13 @@ public:
         port_ = line.mid(5).toInt();
         return port_ > 0;
     }
-    ~Server() {
+    void stop() {
         if (p_.state() != QProcess::NotRunning) {
             p_.kill();
             p_.waitForFinished();
         }
     }
+    ~Server() { stop(); }
     QString base() const { return QStringLiteral("http://127.0.0.1:%1").arg(port_); }
     nlohmann::json stats() const {
         QFile f(stats_);
@@ -239,6 +241,95 @@ private slots:
         // The cache holds one entry (written atomically: no temporary left behind).
         const QDir cache(dir_.filePath("cache-twice/headroom/headers"));
         QCOMPARE(cache.entryList(QDir::Files).size(), 1);
+        // With the server gone, the cached header still plans, and says so.
+        s.stop();
+        const Run offline = runCli(QStringList{"plan", url} + kMachine, env);
+        QVERIFY2(offline.code == 0, qPrintable(offline.err));
+        QVERIFY2(offline.err.contains("cannot reach " + url), qPrintable(offline.err));
+        QCOMPARE(planBody(offline.out), planBody(first.out));
+    }
+
+    void inspectAndExportTakeAnHfModelToo() {
+        Server s;
+        QVERIFY(s.start(dir_.filePath("www"), "normal", dir_.filePath("stats-inspect.json")));
+        auto env = cacheEnv("cache-inspect");
+        env["HF_ENDPOINT"] = s.base();
+        const Run inspect = runCli({"inspect", "hf:acme/tiny-GGUF:Q8_0", "--json"}, env);
+        QVERIFY2(inspect.code == 0, qPrintable(inspect.err));
+        const auto j = nlohmann::json::parse(inspect.out.toStdString(), nullptr, false);
+        QVERIFY2(j.is_object(), qPrintable(inspect.out));
+        QVERIFY2(inspect.out.contains("\"llama\""), qPrintable(inspect.out));
+        const Run ambiguous = runCli({"inspect", "hf:acme/tiny-GGUF:Q4_K"}, env);
+        QCOMPARE(ambiguous.code, 2);
+        const Run exported = runCli({"export", "--to", "json", "hf:acme/tiny-GGUF:Q8_0", "--vram",
+                                     "24GiB", "--ram", "64GiB"},
+                                    env);
+        QVERIFY2(exported.code == 0, qPrintable(exported.err));
+        QVERIFY(exported.out.contains("headroom.plan/1"));
+    }
+
+    void theHfPickerGroupsSplitSetsAndPrefersWholeNameComponents_data() {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QString>("quant");
+        QTest::addColumn<QStringList>("picked"); // empty: refused
+        const QStringList repo = {"README.md",
+                                  "mmproj-model-f16.gguf",
+                                  "model-IQ4_XS.gguf",
+                                  "model-Q4_0.gguf",
+                                  "Q8_0/model-Q8_0-00002-of-00002.gguf",
+                                  "Q8_0/model-Q8_0-00001-of-00002.gguf",
+                                  "model-Q4_K_M.gguf"};
+        // The split set comes back whole, in part order, though listed out of order.
+        QTest::newRow("split set") << repo << "q8_0"
+                                   << QStringList{"Q8_0/model-Q8_0-00001-of-00002.gguf",
+                                                  "Q8_0/model-Q8_0-00002-of-00002.gguf"};
+        // "Q4_0" is a whole component of model-Q4_0 only (IQ4_XS does not contain it anyway).
+        QTest::newRow("component") << repo << "Q4_0" << QStringList{"model-Q4_0.gguf"};
+        // "XS" is no whole component, but a substring of one file: that one.
+        QTest::newRow("substring") << repo << "xs" << QStringList{"model-IQ4_XS.gguf"};
+        // "Q4" is a substring of three files and a component of none: refused.
+        QTest::newRow("ambiguous") << repo << "Q4" << QStringList{};
+        QTest::newRow("default Q4_K_M") << repo << "" << QStringList{"model-Q4_K_M.gguf"};
+        QTest::newRow("only a projector") << QStringList{"mmproj-f16.gguf"} << "" << QStringList{};
+        // No Q4_K_M and no Q4: the first GGUF by name, as llama.cpp's -hf falls back.
+        QTest::newRow("first otherwise")
+            << QStringList{"b-Q8_0.gguf", "a-F16.gguf"} << "" << QStringList{"a-F16.gguf"};
+    }
+    void theHfPickerGroupsSplitSetsAndPrefersWholeNameComponents() {
+        QFETCH(QStringList, files);
+        QFETCH(QString, quant);
+        QFETCH(QStringList, picked);
+        std::vector<std::string> list;
+        for (const auto& f : files)
+            list.push_back(f.toStdString());
+        const auto r = remote::pickHfFiles(list, quant.toStdString(), "hf:o/r");
+        if (picked.isEmpty()) {
+            QVERIFY(!r);
+            QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
+            return;
+        }
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QStringList got;
+        for (const auto& f : *r)
+            got << QString::fromStdString(f);
+        QCOMPARE(got, picked);
+    }
+
+    void hfReferencesParseOnlyAsOwnerSlashRepo_data() {
+        QTest::addColumn<QString>("ref");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("repo") << "hf:Qwen/Qwen3-8B-GGUF" << true;
+        QTest::newRow("repo and quant") << "hf:Qwen/Qwen3-8B-GGUF:Q8_0" << true;
+        QTest::newRow("no owner") << "hf:Qwen3-8B-GGUF" << false;
+        QTest::newRow("three parts") << "hf:a/b/c" << false;
+        QTest::newRow("empty quant") << "hf:a/b:" << false;
+        QTest::newRow("dot dot") << "hf:../b" << false;
+        QTest::newRow("query chars") << "hf:a/b?x=1" << false;
+    }
+    void hfReferencesParseOnlyAsOwnerSlashRepo() {
+        QFETCH(QString, ref);
+        QFETCH(bool, ok);
+        QCOMPARE(static_cast<bool>(remote::parseHfRef(ref.toStdString())), ok);
     }
 
     void aSplitModelOverAUrlPlansAsItsLocalParts() {
