@@ -5,6 +5,7 @@
 
 #include "arch/shape_from_gguf.h"
 #include "gguf/gguf_reader.h"
+#include "model_open.h"
 
 #include <nlohmann/json.hpp>
 
@@ -238,8 +239,12 @@ const CommandRegistrar registrar{
         sub.add_flag("--json", args->json, "Print one JSON object (schema headroom.inspect/1)");
         sub.footer("Exit codes: 0 ok, 2 bad arguments, 3 unreadable or malformed file.");
         return std::function<int()>([args]() {
-            auto model = openGgufModel(args->model);
-            if (!model) return fail("inspect", model.error().message, kExitUnreadableInput);
+            auto model = openModelHeader(args->model); // a file, https:// or hf:
+            if (!model)
+                return fail("inspect", model.error().message,
+                            model.error().code == ErrorCode::InvalidArgument
+                                ? kExitBadArguments
+                                : kExitUnreadableInput);
             auto shape = shapeFromGguf(*model);
             if (!shape) return fail("inspect", shape.error().message, kExitUnreadableInput);
             if (args->json)

@@ -100,6 +100,7 @@ class Input {
 public:
     Input(const char* data, std::uint64_t size) : data_(data), size_(size) {}
     Input(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
+    explicit Input(GgufByteSource& source) : source_(&source), size_(source.size()) {}
 
     std::uint64_t size() const { return size_; }
     std::uint64_t pos() const { return pos_; }
@@ -123,6 +124,12 @@ public:
         const std::size_t want =
             static_cast<std::size_t>(std::min<std::uint64_t>(std::max(n, kReadChunk), remaining()));
         if (buf_.size() < want) buf_.resize(want);
+        if (source_) {
+            if (!source_->readAt(pos_, buf_.data(), want, io_error_)) return nullptr;
+            buf_start_ = pos_;
+            buf_len_ = want;
+            return buf_.data();
+        }
         std::size_t got = 0;
         while (got < want) {
             const ssize_t r =
@@ -146,6 +153,7 @@ public:
 private:
     const char* data_ = nullptr;
     int fd_ = -1;
+    GgufByteSource* source_ = nullptr;
     std::uint64_t size_ = 0;
     std::uint64_t pos_ = 0;
     std::vector<char> buf_;
@@ -787,6 +795,12 @@ const GgufTensorInfo* GgufFile::findTensor(std::string_view name) const {
 Result<GgufFile> parseGguf(std::span<const std::uint8_t> bytes, const std::string& name) {
     Input in(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     Parser p(in, name.empty() ? std::string("GGUF data") : "'" + name + "'");
+    return p.run(name);
+}
+
+Result<GgufFile> readGguf(GgufByteSource& source, const std::string& name) {
+    Input in(source);
+    Parser p(in, "'" + name + "'");
     return p.run(name);
 }
 

@@ -114,6 +114,21 @@ Result<GgufFile> readGgufFile(const std::string& path);
 // The same parser over bytes in memory (the fuzzer's entry point). `name` only labels errors.
 Result<GgufFile> parseGguf(std::span<const std::uint8_t> bytes, const std::string& name = {});
 
+// Where the reader gets bytes that are neither a local file nor a span in memory (the HTTP
+// range reader of core/remote/ reads a header without downloading the file). The parser asks
+// for bytes front to back, in chunks, and never past the header.
+class GgufByteSource {
+public:
+    virtual ~GgufByteSource() = default;
+    // The whole file's size: counts and lengths in the header are checked against it.
+    virtual std::uint64_t size() const = 0;
+    // Fills dst with exactly n bytes at offset (offset + n <= size()); false with `error` set
+    // (the parser reports it as an I/O error at that offset).
+    virtual bool readAt(std::uint64_t offset, char* dst, std::size_t n, std::string& error) = 0;
+};
+// The same parser over a byte source. `name` labels errors (and becomes GgufFile::path).
+Result<GgufFile> readGguf(GgufByteSource& source, const std::string& name);
+
 // "stem-00001-of-00003.gguf" as llama.cpp names split files (llama.cpp src/llama.cpp
 // llama_split_path: "%s-%05d-of-%05d.gguf").
 struct GgufSplitName {
