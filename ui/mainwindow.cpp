@@ -168,7 +168,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     connect(m_hardware, &HardwarePanel::snapshotChanged, m_controller,
             &PlanController::setHardware);
     connect(m_options, &OptionsPanel::optionsEdited, m_controller, &PlanController::setOptions);
-    connect(m_picker, &ModelPicker::modelSelected, m_controller, &PlanController::setModel);
+    connect(m_picker, &ModelPicker::modelSelected, this, &MainWindow::onModelSelected);
     connect(m_why, &WhyPanel::remedyChosen, this, [this](const PlanOptions& o) {
         m_options->setOptions(o);
         m_controller->setOptions(o);
@@ -186,11 +186,14 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
             qOverload<>(&QTimer::start));
     connect(m_controller, &PlanController::optionsChanged, &m_fit_timer,
             qOverload<>(&QTimer::start));
+    connect(m_picker->catalogModel(), &CatalogModel::fitsNeeded, this, [this] {
+        if (m_controller->hasHardware()) m_fit_timer.start();
+    });
     // Controller -> views.
     connect(m_controller, &PlanController::planChanged, this, &MainWindow::onPlan);
     connect(m_controller, &PlanController::planFailed, this, [this](const QString& message) {
         showError(tr("Cannot plan: %1").arg(message));
-        m_charts->clear();
+        m_charts->showMessage(tr("Cannot plan these inputs: %1").arg(message));
         m_why->clear(tr("No plan: %1").arg(message));
         m_export->clear();
     });
@@ -324,6 +327,27 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     e->accept();
 }
 
+void MainWindow::onModelSelected(const ModelShape& model) {
+    // A context target belongs to the model it was chosen for: 256K picked for one model must
+    // not carry over and get the next one (trained to 32K) refused. Each model comes back with
+    // its own target, or Auto when none was chosen for it.
+    if (const ModelShape* previous = m_controller->model()) {
+        if (previous->id == model.id) return m_controller->setModel(model);
+        m_context_by_model[qs(previous->id)] = m_controller->options().context;
+    }
+    PlanOptions options = m_controller->options();
+    const auto it = m_context_by_model.constFind(qs(model.id));
+    options.context = it != m_context_by_model.cend() ? *it : std::nullopt;
+    if (options.context != m_controller->options().context) {
+        m_options->setOptions(options);
+        // Options first, silently, so the new model is planned once, with its own target.
+        const QSignalBlocker block(m_controller);
+        m_controller->setOptions(options);
+    }
+    m_controller->setModel(model);
+    m_fit_timer.start();
+}
+
 void MainWindow::onPlan(const Plan& plan) {
     clearError();
     std::vector<std::uint32_t> rungs;
@@ -340,12 +364,17 @@ void MainWindow::onPlan(const Plan& plan) {
 void MainWindow::showError(const QString& message) {
     m_banner->setText(message);
     m_banner->show();
+    m_error_status = message;
     statusBar()->showMessage(message, 10000);
 }
 
 void MainWindow::clearError() {
     m_banner->clear();
     m_banner->hide();
+    // The error's status-bar copy goes with it: a fixed problem must not linger below.
+    if (!m_error_status.isEmpty() && statusBar()->currentMessage() == m_error_status)
+        statusBar()->clearMessage();
+    m_error_status.clear();
 }
 
 QString MainWindow::errorText() const {

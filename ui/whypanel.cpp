@@ -38,7 +38,28 @@ QString deviceWord(const Plan& plan, const Refusal& f) {
     return {};
 }
 
+// A context refusal compares token counts (the rung against the model's trained context), not
+// bytes: its needed/available/shortfall are tokens and must read as tokens.
+bool countsTokens(const Refusal& f) {
+    return f.code == RefusalCode::ContextTooLong || f.budget == BudgetName::TrainedContext;
+}
+
+QString signedTokensText(SignedBytes n) {
+    return n < 0 ? QStringLiteral("−%1").arg(tokensText(std::uint64_t(-n)))
+                 : tokensText(std::uint64_t(n));
+}
+
 } // namespace
+
+QString refusalNumbersText(const Refusal& f) {
+    if (countsTokens(f))
+        return QObject::tr("needed %1 tokens, available %2 tokens, shortfall %3 tokens")
+            .arg(tokensText(f.needed_bytes), signedTokensText(f.available_bytes),
+                 signedTokensText(f.shortfall_bytes));
+    return QObject::tr("needed %1, available %2, shortfall %3")
+        .arg(bytesText(f.needed_bytes), signedBytesText(f.available_bytes),
+             signedBytesText(f.shortfall_bytes));
+}
 
 QString rungSentence(const Plan& plan, int row) {
     if (row < 0 || row >= int(plan.rungs.size())) return {};
@@ -80,6 +101,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     m_rungs->setObjectName(QStringLiteral("whyRungCombo"));
     m_rungs->setAccessibleName(tr("Rung to explain"));
     m_rungs->setToolTip(tr("The rung explained below; click a bar in the charts to pick one"));
+    m_rungs->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_sentence = new QLabel;
     m_sentence->setObjectName(QStringLiteral("whySentence"));
     m_sentence->setAccessibleName(tr("Verdict"));
@@ -188,9 +210,9 @@ void WhyPanel::render() {
     QString html;
     if (r.refusal) {
         const Refusal& f = *r.refusal;
-        html += tr("Budget <b>%1</b>: needed %2, available %3, shortfall <b>%4</b>.")
-                    .arg(QString::fromLatin1(budgetName(f.budget)), bytesText(f.needed_bytes),
-                         signedBytesText(f.available_bytes), signedBytesText(f.shortfall_bytes));
+        html += tr("Budget <b>%1</b>: %2.")
+                    .arg(QString::fromLatin1(budgetName(f.budget)),
+                         refusalNumbersText(f).toHtmlEscaped());
         QStringList terms;
         for (const TermLine& t : f.terms)
             terms << QStringLiteral("%1 %2").arg(qs(t.label).toHtmlEscaped(), bytesText(t.bytes));
@@ -233,7 +255,10 @@ void WhyPanel::render() {
                 ? tr("Applies this change; the rung then runs")
                 : tr("Applies this change; it helps but does not make the rung run alone"));
         b->setFlat(true);
-        b->setStyleSheet(QStringLiteral("text-align: left; padding: 2px 6px;"));
+        b->setStyleSheet(QStringLiteral("text-align: left; padding: 3px 6px;"));
+        // A flat, style-sheeted button sizes to the cap height: leave room for descenders and
+        // underscores ("q4_0") so they are not cut.
+        b->setMinimumHeight(b->fontMetrics().height() + 8);
         b->setCursor(Qt::PointingHandCursor);
         const PlanOptions options = remedy.options;
         connect(b, &QPushButton::clicked, this, [this, options] { Q_EMIT remedyChosen(options); });

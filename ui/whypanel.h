@@ -18,6 +18,9 @@ namespace headroom::ui {
 
 // The one-sentence verdict of a rung ("256K is refused: GPU0 is 3.10 GiB short …").
 QString rungSentence(const Plan& plan, int row);
+// "needed …, available …, shortfall …" of a refusal, in the refusal's own unit: tokens for a
+// context past the trained context, bytes for every memory budget.
+QString refusalNumbersText(const Refusal& f);
 
 class WhyPanel : public QWidget {
     Q_OBJECT
