@@ -355,7 +355,14 @@ void MainWindow::onPlan(const Plan& plan) {
         if (r.on_ladder) rungs.push_back(r.requested_context);
     m_options->setRungs(rungs, plan.model.n_ctx_train);
     m_charts->setPlan(plan);
-    m_why->setPlan(plan);
+    // MTP costs memory: the why panel shows how much by comparing with the same inputs without.
+    std::optional<Plan> withoutMtp;
+    if (plan.mtp) {
+        PlanOptions off = plan.options;
+        off.mtp = MtpMode::Off;
+        if (auto p = m_controller->planWith(off)) withoutMtp = std::move(*p);
+    }
+    m_why->setPlan(plan, withoutMtp ? &*withoutMtp : nullptr);
     m_export->setPlan(plan);
     setWindowTitle(
         tr("%1 — Headroom").arg(qs(plan.model.name.empty() ? plan.model.id : plan.model.name)));

@@ -123,6 +123,25 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     m_remedy_layout->setSpacing(0);
     m_remedy_layout->setContentsMargins(0, 0, 0, 0);
 
+    m_mtp = new QLabel;
+    m_mtp->setObjectName(QStringLiteral("whyMtp"));
+    m_mtp->setAccessibleName(tr("Multi-token prediction"));
+    m_mtp->setWordWrap(true);
+    m_mtp->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mtp->hide();
+    m_mtp_button = new QPushButton;
+    m_mtp_button->setObjectName(QStringLiteral("mtpCompareButton"));
+    m_mtp_button->setAccessibleName(tr("Compare with MTP switched the other way"));
+    m_mtp_button->hide();
+    connect(m_mtp_button, &QPushButton::clicked, this, [this] {
+        PlanOptions o = m_plan.options;
+        o.mtp = m_plan.mtp ? MtpMode::Off : MtpMode::Auto;
+        Q_EMIT remedyChosen(o);
+    });
+    auto* mtpRow = new QHBoxLayout;
+    mtpRow->addWidget(m_mtp, 1);
+    mtpRow->addWidget(m_mtp_button);
+
     auto* top = new QHBoxLayout;
     auto* label = new QLabel(tr("&Why:"));
     label->setBuddy(m_rungs);
@@ -134,6 +153,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     outer->setSpacing(3);
     outer->addLayout(top);
     outer->addWidget(m_numbers);
+    outer->addLayout(mtpRow);
     outer->addWidget(m_remedy_box);
 
     connect(m_rungs, &QComboBox::activated, this, [this](int i) {
@@ -150,13 +170,66 @@ void WhyPanel::clear(const QString& message) {
     m_rungs->clear();
     m_sentence->setText(message);
     m_numbers->clear();
+    m_mtp->hide();
+    m_mtp_button->hide();
     for (QPushButton* b : m_remedy_buttons)
         delete b;
     m_remedy_buttons.clear();
 }
 
-void WhyPanel::setPlan(const Plan& plan) {
+QString WhyPanel::mtpText() const {
+    return m_mtp->isHidden() ? QString() : m_mtp->text();
+}
+
+void WhyPanel::renderMtp(const Rung& r) {
+    if (!m_plan.mtp && !m_plan.model.mtpCapable()) {
+        m_mtp->hide();
+        m_mtp_button->hide();
+        return;
+    }
+    QString text;
+    if (!m_plan.mtp) {
+        // A head the planner left off (MTP off, or auto found it not worth its memory).
+        text = tr("MTP is off: the model's multi-token-prediction head is not loaded.");
+        m_mtp_button->setText(tr("Compare with MTP auto"));
+    } else {
+        text = tr("MTP is on (%1 posture: -ub %2).")
+                   .arg(QString::fromLatin1(postureName(r.posture)))
+                   .arg(r.n_ubatch);
+        const Rung* off = nullptr;
+        if (m_without_mtp)
+            for (const Rung& o : m_without_mtp->rungs)
+                if (o.requested_context == r.requested_context) off = &o;
+        if (off) {
+            auto delta = [](Bytes on, Bytes without) {
+                return signedBytesText(toSigned(on) - toSigned(without));
+            };
+            text += QLatin1Char(' ') +
+                    tr("At %1 it costs %2 more than without MTP (KV %3, compute %4, draft "
+                       "context and head %5); decode ≈ %6 tok/s with it, %7 tok/s without "
+                       "(%8 → %9).")
+                        .arg(tokensText(r.context), delta(r.totals.total(), off->totals.total()),
+                             delta(r.totals.kv(), off->totals.kv()),
+                             delta(r.totals.compute, off->totals.compute),
+                             delta(satAdd(r.totals.overhead, r.totals.weights),
+                                   satAdd(off->totals.overhead, off->totals.weights)))
+                        .arg(r.speed.decode_tok_s, 0, 'f', 1)
+                        .arg(off->speed.decode_tok_s, 0, 'f', 1)
+                        .arg(QString::fromLatin1(verdictName(off->verdict)),
+                             QString::fromLatin1(verdictName(r.verdict)));
+        }
+        m_mtp_button->setText(tr("Compare with MTP off"));
+    }
+    m_mtp->setText(text);
+    m_mtp->setToolTip(text);
+    m_mtp->show();
+    m_mtp_button->show();
+}
+
+void WhyPanel::setPlan(const Plan& plan, const Plan* without_mtp) {
     m_plan = plan;
+    m_without_mtp.reset();
+    if (without_mtp) m_without_mtp = *without_mtp;
     m_has_plan = true;
     {
         const QSignalBlocker b(m_rungs);
@@ -199,6 +272,8 @@ void WhyPanel::render() {
     if (!m_has_plan || m_row < 0) {
         if (m_has_plan) m_sentence->setText(tr("The plan has no rungs."));
         m_numbers->clear();
+        m_mtp->hide();
+        m_mtp_button->hide();
         return;
     }
     {
@@ -207,6 +282,7 @@ void WhyPanel::render() {
     }
     const Rung& r = m_plan.rungs[size_t(m_row)];
     m_sentence->setText(rungSentence(m_plan, m_row));
+    renderMtp(r);
     QString html;
     if (r.refusal) {
         const Refusal& f = *r.refusal;

@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
@@ -27,7 +29,9 @@ class WhyPanel : public QWidget {
 public:
     explicit WhyPanel(QWidget* parent = nullptr);
 
-    void setPlan(const Plan& plan);
+    // `without_mtp`: the same inputs planned with MTP off, when `plan` runs MTP — what the MTP
+    // line compares against (its cost in bytes, and the speed without it).
+    void setPlan(const Plan& plan, const Plan* without_mtp = nullptr);
     void clear(const QString& message = {});
     // Shows rung `row` of the current plan; the default is the rung at the context target,
     // else the launch decision.
@@ -36,12 +40,15 @@ public:
     QString sentence() const;
     QString numbersText() const;
     int remedyCount() const { return int(m_remedy_buttons.size()); }
+    // The MTP line of the shown rung ("" for a model without an MTP head).
+    QString mtpText() const;
 
 Q_SIGNALS:
     void remedyChosen(const headroom::PlanOptions& options);
 
 private:
     void render();
+    void renderMtp(const Rung& r);
 
     Plan m_plan;
     bool m_has_plan = false;
@@ -52,6 +59,9 @@ private:
     QWidget* m_remedy_box;
     QVBoxLayout* m_remedy_layout;
     std::vector<QPushButton*> m_remedy_buttons;
+    std::optional<Plan> m_without_mtp;
+    QLabel* m_mtp;
+    QPushButton* m_mtp_button;
 };
 
 } // namespace headroom::ui

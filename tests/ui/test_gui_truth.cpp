@@ -12,6 +12,7 @@
 #include "rungmodels.h"
 #include "whypanel.h"
 
+#include "core/catalog.h"
 #include "core/gguf/gguf_writer.h"
 #include "core/planner.h"
 #include "core/units.h"
@@ -24,6 +25,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabBar>
@@ -315,6 +317,50 @@ private Q_SLOTS:
         QVERIFY(child<QTabWidget>(&w, "chartTabs")->isVisible());
         QVERIFY(w.errorText().isEmpty());
         QVERIFY(w.statusBar()->currentMessage().isEmpty());
+    }
+
+    void mtpShowsItsPostureItsCostAndComparesWithOff() {
+        MainWindow w(quietConfig());
+        w.show();
+        machine(w, "24GiB", "64GiB");
+        // Llama 3.1 8B with one nextn block appended: a model with an MTP head.
+        auto catalog = loadBuiltinCatalog();
+        QVERIFY(catalog.has_value());
+        const CatalogEntry* e = catalog->find("llama-3.1-8b-instruct");
+        QVERIFY(e);
+        ModelShape m = catalogShape(*e, e->defaultQuant());
+        LayerShape head = m.layers.back();
+        head.is_mtp = true;
+        m.layers.push_back(head);
+        m.n_mtp_layers = 1;
+        w.controller()->setModel(m);
+        const Plan on = *w.controller()->plan();
+        QVERIFY(on.mtp); // auto: the head is used when it fits
+        const Rung& r = on.rungs[size_t(w.whyPanel()->selectedRung())];
+        const QString text = w.whyPanel()->mtpText();
+        QVERIFY2(text.contains(QStringLiteral("MTP is on (%1 posture")
+                                   .arg(QString::fromLatin1(postureName(r.posture)))),
+                 qPrintable(text));
+        // The cost is the difference to the same inputs planned with MTP off.
+        PlanOptions offOptions = on.options;
+        offOptions.mtp = MtpMode::Off;
+        const Plan off = *w.controller()->planWith(offOptions);
+        const Rung* same = nullptr;
+        for (const Rung& o : off.rungs)
+            if (o.requested_context == r.requested_context) same = &o;
+        QVERIFY(same);
+        const QString cost =
+            signedBytesText(toSigned(r.totals.total()) - toSigned(same->totals.total()));
+        QVERIFY2(text.contains(QStringLiteral("costs %1 more").arg(cost)), qPrintable(text));
+        // One click plans with MTP off; the next one goes back to auto.
+        auto* compare = child<QPushButton>(&w, "mtpCompareButton");
+        QTest::mouseClick(compare, Qt::LeftButton);
+        QCOMPARE(w.controller()->options().mtp, MtpMode::Off);
+        QVERIFY(!w.controller()->plan()->mtp);
+        QVERIFY(w.whyPanel()->mtpText().startsWith(QStringLiteral("MTP is off")));
+        QTest::mouseClick(compare, Qt::LeftButton);
+        QCOMPARE(w.controller()->options().mtp, MtpMode::Auto);
+        QVERIFY(w.controller()->plan()->mtp);
     }
 
     void mnemonicsAreUniqueAndAltFOpensTheFileMenu() {
