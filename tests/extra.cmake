@@ -63,3 +63,27 @@ set_tests_properties(packaging_cli_help_and_man PROPERTIES LABELS packaging)
 if(TARGET test_mainwindow AND TARGET headroom-cli)
   add_dependencies(test_mainwindow headroom-cli)
 endif()
+
+# The layout test again under a real X server (Xvfb), at 100 % on a 1920×1080 screen and at
+# 200 % (QT_SCALE_FACTOR=2) on a 3840×2160 one — the same logical sizes. Its screenshots land in
+# build/tests/screenshots; `cmake --build build --target docs-screenshots` copies them into docs/
+# for the README (a manual step: tests never write into the source tree).
+find_program(HEADROOM_XVFB_RUN xvfb-run)
+if(HEADROOM_XVFB_RUN AND TARGET test_layout)
+  add_test(NAME test_layout_xvfb
+    COMMAND ${HEADROOM_XVFB_RUN} -a -s "-screen 0 1920x1080x24" $<TARGET_FILE:test_layout>)
+  add_test(NAME test_layout_xvfb_200
+    COMMAND ${HEADROOM_XVFB_RUN} -a -s "-screen 0 3840x2160x24" $<TARGET_FILE:test_layout>)
+  set_tests_properties(test_layout_xvfb PROPERTIES LABELS ui TIMEOUT 300
+    ENVIRONMENT "QT_QPA_PLATFORM=xcb")
+  set_tests_properties(test_layout_xvfb_200 PROPERTIES LABELS ui TIMEOUT 300
+    ENVIRONMENT "QT_QPA_PLATFORM=xcb;QT_SCALE_FACTOR=2")
+  add_custom_target(docs-screenshots
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different
+      ${CMAKE_BINARY_DIR}/tests/screenshots/screenshot-main.png
+      ${CMAKE_BINARY_DIR}/tests/screenshots/layout-1024x700.png
+      ${CMAKE_BINARY_DIR}/tests/screenshots/layout-1366x768.png
+      ${CMAKE_BINARY_DIR}/tests/screenshots/layout-1920x1080.png
+      ${CMAKE_SOURCE_DIR}/docs/
+    COMMENT "Copying the test screenshots into docs/ (run ctest -L ui first)")
+endif()

@@ -124,6 +124,7 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(new QLabel(tr("Hardware:")));
     row->addWidget(m_summary, 1);
+    row->addSpacing(8);
     row->addWidget(m_live_label);
     row->addWidget(m_live_check);
     row->addSpacing(8);

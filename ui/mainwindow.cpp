@@ -22,6 +22,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -292,8 +293,13 @@ void MainWindow::restoreState() {
         if (!hw.isEmpty())
             if (auto snapshot = snapshotFromJson(hw)) m_hardware->setSnapshot(*snapshot);
         m_hardware->setLiveEnabled(s.value(QStringLiteral("hardware/live"), false).toBool());
-    } else {
-        resize(1360, 860);
+    }
+    if (!m_config.restore_state || s.value(QStringLiteral("window/geometry")).isNull()) {
+        // The first size: roomy, but never larger than the screen (a 1366×768 laptop, 200 %).
+        QSize size(1360, 860);
+        if (const QScreen* screen = QGuiApplication::primaryScreen())
+            size = size.boundedTo(screen->availableGeometry().size() * 0.92);
+        resize(size);
     }
     m_options->setOptions(options);
     m_controller->setOptions(options);
