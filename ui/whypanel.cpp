@@ -138,6 +138,12 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
         o.mtp = m_plan.mtp ? MtpMode::Off : MtpMode::Auto;
         Q_EMIT remedyChosen(o);
     });
+    m_growth = new QLabel;
+    m_growth->setObjectName(QStringLiteral("whyGrowth"));
+    m_growth->setAccessibleName(tr("Growth of the launch window"));
+    m_growth->setWordWrap(true);
+    m_growth->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_growth->hide();
     auto* mtpRow = new QHBoxLayout;
     mtpRow->addWidget(m_mtp, 1);
     mtpRow->addWidget(m_mtp_button);
@@ -153,6 +159,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     outer->setSpacing(3);
     outer->addLayout(top);
     outer->addWidget(m_numbers);
+    outer->addWidget(m_growth);
     outer->addLayout(mtpRow);
     outer->addWidget(m_remedy_box);
 
@@ -172,9 +179,14 @@ void WhyPanel::clear(const QString& message) {
     m_numbers->clear();
     m_mtp->hide();
     m_mtp_button->hide();
+    m_growth->hide();
     for (QPushButton* b : m_remedy_buttons)
         delete b;
     m_remedy_buttons.clear();
+}
+
+QString WhyPanel::growthText() const {
+    return m_growth->isHidden() ? QString() : m_growth->text();
 }
 
 QString WhyPanel::mtpText() const {
@@ -226,8 +238,9 @@ void WhyPanel::renderMtp(const Rung& r) {
     m_mtp_button->show();
 }
 
-void WhyPanel::setPlan(const Plan& plan, const Plan* without_mtp) {
+void WhyPanel::setPlan(const Plan& plan, const Plan* without_mtp, const QString& growth) {
     m_plan = plan;
+    m_growth_text = growth;
     m_without_mtp.reset();
     if (without_mtp) m_without_mtp = *without_mtp;
     m_has_plan = true;
@@ -274,6 +287,7 @@ void WhyPanel::render() {
         m_numbers->clear();
         m_mtp->hide();
         m_mtp_button->hide();
+        m_growth->hide();
         return;
     }
     {
@@ -283,6 +297,9 @@ void WhyPanel::render() {
     const Rung& r = m_plan.rungs[size_t(m_row)];
     m_sentence->setText(rungSentence(m_plan, m_row));
     renderMtp(r);
+    const bool launch = !m_plan.decision.refused && m_plan.decision.rung_index == m_row;
+    m_growth->setText(m_growth_text);
+    m_growth->setVisible(launch && !m_growth_text.isEmpty());
     QString html;
     if (r.refusal) {
         const Refusal& f = *r.refusal;

@@ -31,7 +31,9 @@ public:
 
     // `without_mtp`: the same inputs planned with MTP off, when `plan` runs MTP — what the MTP
     // line compares against (its cost in bytes, and the speed without it).
-    void setPlan(const Plan& plan, const Plan* without_mtp = nullptr);
+    // `growth`: what a session at the launch window would grow to, and its gates (shown with
+    // the launch window).
+    void setPlan(const Plan& plan, const Plan* without_mtp = nullptr, const QString& growth = {});
     void clear(const QString& message = {});
     // Shows rung `row` of the current plan; the default is the rung at the context target,
     // else the launch decision.
@@ -42,6 +44,8 @@ public:
     int remedyCount() const { return int(m_remedy_buttons.size()); }
     // The MTP line of the shown rung ("" for a model without an MTP head).
     QString mtpText() const;
+    // The growth line ("" unless the launch window is shown).
+    QString growthText() const;
 
 Q_SIGNALS:
     void remedyChosen(const headroom::PlanOptions& options);
@@ -61,6 +65,8 @@ private:
     std::vector<QPushButton*> m_remedy_buttons;
     std::optional<Plan> m_without_mtp;
     QLabel* m_mtp;
+    QLabel* m_growth;
+    QString m_growth_text;
     QPushButton* m_mtp_button;
 };
 

@@ -15,6 +15,7 @@
 #include "core/catalog.h"
 #include "core/gguf/gguf_writer.h"
 #include "core/planner.h"
+#include "core/policy/speed.h"
 #include "core/units.h"
 
 #include <QAbstractButton>
@@ -361,6 +362,55 @@ private Q_SLOTS:
         QTest::mouseClick(compare, Qt::LeftButton);
         QCOMPARE(w.controller()->options().mtp, MtpMode::Auto);
         QVERIFY(w.controller()->plan()->mtp);
+    }
+
+    void theLaunchWindowSaysWhatItWouldGrowTo_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("vram");
+        // On 16 GiB + 64 GiB: a 70B spills and decodes under the floor; a 30B-A3B MoE is fast.
+        QTest::newRow("llama-3.3-70b") << QStringLiteral("llama-3.3-70b-instruct") << "16GiB";
+        QTest::newRow("qwen3-30b-a3b") << QStringLiteral("qwen3-30b-a3b") << "16GiB";
+        QTest::newRow("llama-3.1-8b on 8 GiB") << QStringLiteral("llama-3.1-8b-instruct") << "8GiB";
+        QTest::newRow("llama-3.1-8b on 12 GiB")
+            << QStringLiteral("llama-3.1-8b-instruct") << "12GiB";
+        QTest::newRow("mistral-nemo on 12 GiB")
+            << QStringLiteral("mistral-nemo-instruct-2407") << "12GiB";
+    }
+    void theLaunchWindowSaysWhatItWouldGrowTo() {
+        MainWindow w(quietConfig());
+        w.show();
+        QFETCH(QString, model);
+        QFETCH(QString, vram);
+        typeInto(child<QLineEdit>(&w, "vramEdit"), vram);
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        QVERIFY(w.modelPicker()->selectModelId(model));
+        const Plan& plan = *w.controller()->plan();
+        QVERIFY(!plan.decision.refused);
+        w.whyPanel()->selectRung(plan.decision.rung_index);
+        const QString text = w.whyPanel()->growthText();
+        QVERIFY2(text.startsWith(QStringLiteral("Growth: ")), qPrintable(text));
+        // Gates 4 and 5 of policy/growth.h: decode at the window must reach the 6 tok/s floor
+        // (here the estimate), and the next ladder rung's total must fit usable VRAM plus
+        // usable RAM; past the last rung there is nothing to grow to.
+        const Rung& launch = plan.rungs[size_t(plan.decision.rung_index)];
+        const size_t next = size_t(plan.decision.rung_index) + 1;
+        const bool fits = launch.speed.decode_tok_s >= policy::kFloorTokS &&
+                          next < plan.rungs.size() &&
+                          toSigned(plan.rungs[next].totals.total()) <=
+                              plan.budget.vramUsable() + plan.budget.ram_usable;
+        if (fits)
+            QVERIFY2(text.contains(QStringLiteral("grow to %1")
+                                       .arg(tokensText(plan.rungs[next].requested_context))),
+                     qPrintable(text));
+        else
+            QVERIFY2(text.contains(QStringLiteral("stays at")), qPrintable(text));
+        if (launch.speed.decode_tok_s < policy::kFloorTokS)
+            QVERIFY2(text.contains(QStringLiteral("floor")), qPrintable(text));
+        // Another rung than the launch window: no growth line.
+        if (plan.rungs.size() > 1) {
+            w.whyPanel()->selectRung(plan.decision.rung_index == 0 ? 1 : 0);
+            QVERIFY(w.whyPanel()->growthText().isEmpty());
+        }
     }
 
     void mnemonicsAreUniqueAndAltFOpensTheFileMenu() {
