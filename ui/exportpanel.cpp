@@ -43,6 +43,9 @@ ExportPanel::ExportPanel(QWidget* parent) : QWidget(parent) {
     m_text->setObjectName(QStringLiteral("exportText"));
     m_text->setAccessibleName(tr("Exported configuration"));
     m_text->setReadOnly(true);
+    // Read-only but walkable from the keyboard: a caret shows where focus is, and Shift+arrows
+    // select part of the command.
+    m_text->setTextInteractionFlags(Qt::TextSelectableByKeyboard | Qt::TextSelectableByMouse);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_text->setMaximumHeight(110);

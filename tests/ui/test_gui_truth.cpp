@@ -27,6 +27,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabBar>
@@ -204,6 +205,11 @@ private Q_SLOTS:
         table->setFocus();
         QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
         QCOMPARE(QGuiApplication::clipboard()->text(), tsv);
+        // Without a mouse: Enter on a row explains that rung (sorted by KV descending, the
+        // first row is the last rung of the plan).
+        table->setCurrentIndex(m->index(0, 0));
+        QTest::keyClick(table, Qt::Key_Return);
+        QCOMPARE(w.whyPanel()->selectedRung(), int(plan.rungs.size()) - 1);
     }
 
     void tabbingThroughTheFiguresDoesNotRelabelTheMachine() {
@@ -411,6 +417,47 @@ private Q_SLOTS:
             w.whyPanel()->selectRung(plan.decision.rung_index == 0 ? 1 : 0);
             QVERIFY(w.whyPanel()->growthText().isEmpty());
         }
+    }
+
+    // Walks the Tab chain from the first stop: every stop looks different with focus than
+    // without (a focus frame, a highlighted border, a caret), so a keyboard user sees where
+    // they are. The picture compared is the stop and its immediate surroundings.
+    void everyTabStopShowsItsFocus() {
+        MainWindow w(quietConfig());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        machine(w, "16GiB", "64GiB");
+        QVERIFY(w.modelPicker()->selectModelId(QStringLiteral("llama-3.3-70b-instruct")));
+        auto* slider = child<QSlider>(&w, "contextSlider");
+        slider->setFocus();
+        QTest::keyClick(slider, Qt::Key_End); // a refusal: remedy buttons are stops too
+        QApplication::setActiveWindow(&w);
+        QStringList invisible;
+        QSet<QWidget*> seen;
+        QWidget* start = child<QLineEdit>(&w, "modelSearch");
+        start->setFocus();
+        QWidget* stop = start;
+        for (int i = 0; i < 80 && stop && !seen.contains(stop); ++i) {
+            seen.insert(stop);
+            // Unfocused: park the focus on the menu-less central widget; focused: the stop.
+            const QRect area = stop->rect().adjusted(-3, -3, 3, 3);
+            QWidget* parent = stop->parentWidget() ? stop->parentWidget() : stop;
+            const QRect inParent = QRect(stop->mapTo(parent, area.topLeft()), area.size());
+            stop->clearFocus();
+            QCoreApplication::processEvents();
+            const QImage without = parent->grab(inParent).toImage();
+            stop->setFocus(Qt::TabFocusReason);
+            QCoreApplication::processEvents();
+            const QImage with = parent->grab(inParent).toImage();
+            if (with == without)
+                invisible << QStringLiteral("%1 (%2)").arg(
+                    stop->objectName(), QLatin1String(stop->metaObject()->className()));
+            QTest::keyClick(stop, Qt::Key_Tab);
+            stop = QApplication::focusWidget();
+        }
+        QVERIFY(seen.size() > 15); // the walk went round the window
+        QVERIFY2(invisible.isEmpty(), qPrintable(invisible.join(QStringLiteral(", "))));
     }
 
     void mnemonicsAreUniqueAndAltFOpensTheFileMenu() {

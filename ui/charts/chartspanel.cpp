@@ -304,6 +304,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_speed_view->setAccessibleName(tr("Speed vs context chart"));
         m_speed_view->setRenderHint(QPainter::Antialiasing);
         m_speed_view->viewport()->installEventFilter(this);
+        m_speed_view->setFocusPolicy(Qt::NoFocus);
         m_tabs->addTab(m_speed_view, tr("Speed"));
     }
 
@@ -354,6 +355,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
         m_expert_view->setRenderHint(QPainter::Antialiasing);
         m_expert_view->viewport()->installEventFilter(this);
+        m_expert_view->setFocusPolicy(Qt::NoFocus);
         m_tabs->addTab(m_expert_view, tr("E&xperts vs KV"));
     }
     m_table_model = new RungTableModel(this);
@@ -469,6 +471,9 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     chart->legend()->setVisible(false);
     relabel();
     auto* view = new QChartView(chart, m_memory_page);
+    // Not a tab stop: a chart has nothing to do with focus and would show none. The numbers
+    // table is the keyboard's way to the same rungs (Enter on a row picks it).
+    view->setFocusPolicy(Qt::NoFocus);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(220, 220);
     return view;
