@@ -7,9 +7,12 @@
 #include "modelpicker.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QSlider>
+#include <QSpinBox>
 
 #include <algorithm>
 #include <cstdio>
@@ -24,7 +27,7 @@ void report(const char* what, std::vector<double> ms) {
     std::sort(ms.begin(), ms.end());
     const double median = ms[ms.size() / 2];
     const double p95 = ms[std::min(ms.size() - 1, ms.size() * 95 / 100)];
-    std::printf("%-44s n=%zu  median %.2f ms  p95 %.2f ms  max %.2f ms\n", what, ms.size(), median,
+    std::printf("%-56s n=%zu  p50 %.2f ms  p95 %.2f ms  max %.2f ms\n", what, ms.size(), median,
                 p95, ms.back());
 }
 
@@ -48,25 +51,40 @@ int main(int argc, char** argv) {
         }
         w.repaint();
         QCoreApplication::processEvents();
-        auto* ctk = w.findChild<QComboBox*>(QStringLiteral("cacheTypeKCombo"));
-        auto* slider = w.findChild<QSlider*>(QStringLiteral("contextSlider"));
-        std::vector<double> cache, ctx;
+        // Every option input, toggled back and forth: each change must repaint in one frame.
         QElapsedTimer t;
-        for (int i = 0; i < 60; ++i) {
-            t.start();
-            ctk->setCurrentIndex(
-                ctk->findText(i % 2 ? QStringLiteral("f16") : QStringLiteral("q8_0")));
-            w.repaint(); // synchronous: returns when the whole window is painted
-            QCoreApplication::processEvents();
-            cache.push_back(double(t.nsecsElapsed()) / 1e6);
+        auto measure = [&](const char* input, auto&& change) {
+            std::vector<double> ms;
+            for (int i = 0; i < 40; ++i) {
+                t.start();
+                change(i);
+                w.repaint(); // synchronous: returns when the whole window is painted
+                QCoreApplication::processEvents();
+                ms.push_back(double(t.nsecsElapsed()) / 1e6);
+            }
+            report((std::string(id) + ": " + input + " -> repaint").c_str(), ms);
+        };
+        auto combo = [&w](const char* name) {
+            return w.findChild<QComboBox*>(QString::fromLatin1(name));
+        };
+        auto flip = [](QComboBox* c, int i, int a, int b) { c->setCurrentIndex(i % 2 ? a : b); };
+        QComboBox* ctk = combo("cacheTypeKCombo");
+        QComboBox* ctv = combo("cacheTypeVCombo");
+        measure("cache type K", [&](int i) { flip(ctk, i, 0, 1); }); // f16 <-> q8_0
+        measure("cache type V", [&](int i) { flip(ctv, i, 0, 1); });
+        measure("flash attention", [&](int i) { flip(combo("flashAttnCombo"), i, 0, 1); });
+        measure("ubatch", [&](int i) { flip(combo("ubatchCombo"), i, 3, 4); }); // 512 <-> 1024
+        measure("MTP", [&](int i) { flip(combo("mtpCombo"), i, 0, 2); });       // auto <-> off
+        auto* np = w.findChild<QSpinBox*>(QStringLiteral("parallelSpin"));
+        measure("parallel", [&](int i) { np->setValue(i % 2 ? 1 : 2); });
+        for (const char* box : {"kvUnifiedCheck", "swaFullCheck", "mmprojCheck"}) {
+            auto* c = w.findChild<QCheckBox*>(QString::fromLatin1(box));
+            measure(box, [&](int) { c->toggle(); });
         }
-        for (int i = 0; i < 60; ++i) {
-            t.start();
-            slider->setValue(i % (slider->maximum() + 1));
-            w.repaint();
-            QCoreApplication::processEvents();
-            ctx.push_back(double(t.nsecsElapsed()) / 1e6);
-        }
+        auto* reserve = w.findChild<QDoubleSpinBox*>(QStringLiteral("reserveSpin"));
+        measure("reserve", [&](int i) { reserve->setValue(i % 2 ? 0.0 : 1.5); });
+        auto* slider = w.findChild<QSlider*>(QStringLiteral("contextSlider"));
+        measure("context slider", [&](int i) { slider->setValue(i % (slider->maximum() + 1)); });
         // Where the time goes: the planner alone, and a repaint with nothing changed.
         std::vector<double> plan, paint;
         for (int i = 0; i < 60; ++i) {
@@ -81,8 +99,6 @@ int main(int argc, char** argv) {
         }
         report((std::string(id) + ": replan + views reset (no paint)").c_str(), plan);
         report((std::string(id) + ": repaint only").c_str(), paint);
-        report((std::string(id) + ": cache type -> repaint").c_str(), cache);
-        report((std::string(id) + ": context slider -> repaint").c_str(), ctx);
     }
     return 0;
 }

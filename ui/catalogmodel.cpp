@@ -47,11 +47,15 @@ void CatalogModel::setModels(std::vector<ModelShape> models) {
 }
 
 int CatalogModel::addModel(const ModelShape& model) {
+    // A pass already running prices the old list: drop its result, and ask for a new pass so
+    // the new row's fit column is filled without waiting for an option change.
+    ++m_generation;
     const int existing = rowOfId(qs(model.id));
     if (existing >= 0) {
         m_models[size_t(existing)] = model;
         m_fits[size_t(existing)] = FitSummary{};
         Q_EMIT dataChanged(index(existing, 0), index(existing, ColumnCount - 1));
+        Q_EMIT fitsNeeded();
         return existing;
     }
     const int row = rowCount();
@@ -59,6 +63,7 @@ int CatalogModel::addModel(const ModelShape& model) {
     m_models.push_back(model);
     m_fits.push_back(FitSummary{});
     endInsertRows();
+    Q_EMIT fitsNeeded();
     return row;
 }
 

@@ -55,6 +55,8 @@ public:
 
 Q_SIGNALS:
     void fitsUpdated();
+    // A model was added or replaced: its fit is unknown until the next refreshFits().
+    void fitsNeeded();
 
 private:
     std::vector<ModelShape> m_models;

@@ -43,10 +43,13 @@ ExportPanel::ExportPanel(QWidget* parent) : QWidget(parent) {
     m_text->setObjectName(QStringLiteral("exportText"));
     m_text->setAccessibleName(tr("Exported configuration"));
     m_text->setReadOnly(true);
+    // Read-only but walkable from the keyboard: a caret shows where focus is, and Shift+arrows
+    // select part of the command.
+    m_text->setTextInteractionFlags(Qt::TextSelectableByKeyboard | Qt::TextSelectableByMouse);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_text->setMaximumHeight(110);
-    m_copy = new QPushButton(tr("&Copy"));
+    m_copy = new QPushButton(tr("Cop&y"));
     m_copy->setObjectName(QStringLiteral("copyExportButton"));
     m_copy->setAccessibleName(tr("Copy export"));
     m_copy->setToolTip(tr("Copy to the clipboard"));
@@ -56,7 +59,7 @@ ExportPanel::ExportPanel(QWidget* parent) : QWidget(parent) {
     m_save->setToolTip(tr("Save to a file"));
 
     auto* row = new QHBoxLayout;
-    auto* label = new QLabel(tr("E&xport"));
+    auto* label = new QLabel(tr("&Export"));
     label->setBuddy(m_format);
     row->addWidget(label);
     row->addWidget(m_format);

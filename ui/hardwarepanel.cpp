@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QJsonDocument>
@@ -111,7 +112,7 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_by_hand =
-        named(new QPushButton(tr("Enter figures by &hand")), "enterByHandButton",
+        named(new QPushButton(tr("Enter fi&gures by hand")), "enterByHandButton",
               tr("Enter figures by hand"), tr("Type VRAM and RAM sizes instead of probing"));
     auto* el = new QHBoxLayout(m_error_frame);
     el->setContentsMargins(6, 3, 6, 3);
@@ -123,6 +124,7 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(new QLabel(tr("Hardware:")));
     row->addWidget(m_summary, 1);
+    row->addSpacing(8);
     row->addWidget(m_live_label);
     row->addWidget(m_live_check);
     row->addSpacing(8);
@@ -153,8 +155,13 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
         if (m_snapshot.gpus.empty() && m_snapshot.ram_total == 0)
             m_summary->setText(tr("Not probed — enter figures or pick a preset"));
     });
-    connect(m_vram, &QLineEdit::editingFinished, this, &HardwarePanel::applyTypedFigures);
-    connect(m_ram, &QLineEdit::editingFinished, this, &HardwarePanel::applyTypedFigures);
+    // editingFinished also fires when focus merely passes through a field (tabbing): only a
+    // field the user changed makes a new machine, or the probed or preset label would be lost.
+    auto typed = [this] {
+        if (m_vram->isModified() || m_ram->isModified()) applyTypedFigures();
+    };
+    connect(m_vram, &QLineEdit::editingFinished, this, typed);
+    connect(m_ram, &QLineEdit::editingFinished, this, typed);
     connect(m_uma, &QCheckBox::toggled, this, &HardwarePanel::applyTypedFigures);
     connect(m_by_hand, &QPushButton::clicked, this, [this] {
         m_vram->setFocus();
@@ -165,6 +172,8 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
         if (i >= 0 && i < int(m_preset_snapshots.size())) {
             clearError();
             setSnapshot(m_preset_snapshots[size_t(i)]);
+        } else {
+            setMachineSource(m_presets->itemText(0)); // the first item names what is in use
         }
     });
     connect(m_save, &QPushButton::clicked, this, [this] {
@@ -221,6 +230,18 @@ bool HardwarePanel::selectPreset(const QString& id) {
     return true;
 }
 
+void HardwarePanel::setMachineSource(const QString& text) {
+    // The combo's first item says where the machine in use came from when it is no preset:
+    // "Custom" once figures are typed, the probed machine's name after a probe.
+    m_presets->setItemText(0, text);
+    m_presets->setItemData(0, text, Qt::ToolTipRole);
+    m_presets->setCurrentIndex(0);
+}
+
+QString HardwarePanel::presetText() const {
+    return m_presets->currentText();
+}
+
 void HardwarePanel::startProbe() {
     clearError();
     m_probe->start();
@@ -231,6 +252,7 @@ void HardwarePanel::onProbeFinished(const HardwareSnapshot& hw) {
     m_probe_button->setEnabled(true);
     clearError();
     setSnapshot(hw);
+    setMachineSource(tr("Probed: %1").arg(m_summary->text()));
 }
 
 void HardwarePanel::setSnapshot(const HardwareSnapshot& hw) {
@@ -316,7 +338,10 @@ void HardwarePanel::applyTypedFigures() {
     }
     if (auto ok = validateSnapshot(hw); !ok) return showError(qs(ok.error().message));
     clearError();
+    m_vram->setModified(false);
+    m_ram->setModified(false);
     setSnapshot(hw);
+    setMachineSource(tr("Custom"));
 }
 
 void HardwarePanel::onLiveReading(const HardwareSnapshot& live) {
@@ -389,6 +414,7 @@ Result<bool> HardwarePanel::loadProfile(const QString& path) {
     hw->source = "file:" + path.toStdString();
     clearError();
     setSnapshot(*hw);
+    setMachineSource(tr("Profile: %1").arg(QFileInfo(path).completeBaseName()));
     return true;
 }
 

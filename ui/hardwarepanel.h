@@ -48,6 +48,8 @@ public:
     Result<bool> saveProfile(const QString& path) const;
     // Built-in presets by id ("rtx-4090"); false when unknown.
     bool selectPreset(const QString& id);
+    // What the preset combo shows: a preset's name, "Custom", "Probed: …" or "Profile: …".
+    QString presetText() const;
 
 Q_SIGNALS:
     void snapshotChanged(const headroom::HardwareSnapshot& hw);
@@ -61,6 +63,7 @@ private:
     void onLiveReading(const HardwareSnapshot& hw);
     void refreshLabels();
     void loadPresets();
+    void setMachineSource(const QString& text);
 
     HardwareSnapshot m_snapshot;
     ProbeRunner* m_probe;

@@ -11,6 +11,8 @@
 #include "whypanel.h"
 
 #include "core/catalog.h"
+#include "core/policy/growth.h"
+#include "core/policy/speed.h"
 
 #include <QAction>
 #include <QApplication>
@@ -22,12 +24,16 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
 
 namespace headroom::ui {
 
@@ -78,6 +84,53 @@ PlanOptions optionsFromMap(const QVariantMap& m) {
     o.mmproj = m.value(QStringLiteral("mmproj")).toBool();
     o.extra_reserve = std::min<Bytes>(m.value(QStringLiteral("reserve")).toULongLong(), 1024 * GiB);
     return o;
+}
+
+// What the growth policy would do for the launch window of `plan`: the next rung a running
+// session grows to and the gates it must pass on the way (policy/growth.h, Hermes
+// growth_decision). The session-side gates (85 % occupancy, idle) are assumed met — they are
+// facts of a live session, not of a plan — and the speed gate uses the rung's estimated decode
+// speed; the native cap and the re-fit of the next rung are checked for real.
+QString growthText(const Plan& plan, const PlanController& controller) {
+    if (plan.decision.refused || plan.decision.rung_index < 0) return {};
+    const Rung& r = plan.rungs[size_t(plan.decision.rung_index)];
+    policy::GrowthInput in;
+    in.current_window = r.requested_context;
+    in.session_tokens = std::uint64_t(r.requested_context * policy::kGrowthOccupancy);
+    in.occupancy_confirmed = true;
+    in.idle = true;
+    in.n_ctx_train = plan.model.n_ctx_train;
+    in.decode_tok_s = r.speed.decode_tok_s;
+    in.usable_vram = plan.budget.vramUsable();
+    in.ram_available = plan.budget.ram_usable;
+    in.need_at = [&plan, &controller](std::uint32_t window) -> Bytes {
+        // The plan already priced the ladder; a window off it is priced by the planner.
+        for (const Rung& x : plan.rungs)
+            if (x.requested_context == window) return x.totals.total();
+        PlanOptions o = plan.options;
+        o.context = window;
+        if (auto p = controller.planWith(o); p && !p->rungs.empty())
+            for (const Rung& x : p->rungs)
+                if (x.requested_context == window) return x.totals.total();
+        return std::numeric_limits<Bytes>::max();
+    };
+    auto d = policy::growthDecision(in);
+    if (!d) return {};
+    const QString gates =
+        QObject::tr("gates: the session fills 85 % of %1 (%2 tokens), the server is idle, %1 is "
+                    "below the trained %3, decode stays ≥ %4 tok/s (estimate %5)")
+            .arg(tokensText(r.requested_context))
+            .arg(std::uint64_t(std::ceil(r.requested_context * policy::kGrowthOccupancy)))
+            .arg(tokensText(plan.model.n_ctx_train))
+            .arg(policy::kFloorTokS, 0, 'f', 0)
+            .arg(r.speed.decode_tok_s, 0, 'f', 1);
+    if (d->action == policy::GrowthAction::Grow && d->next_window)
+        return QObject::tr("Growth: a running session would grow to %1 (%2; the re-fit passes: "
+                           "needs %3 of %4).")
+            .arg(tokensText(*d->next_window), gates, bytesText(d->needed_bytes),
+                 signedBytesText(d->available_bytes));
+    return QObject::tr("Growth: the session stays at %1 — %2.")
+        .arg(tokensText(r.requested_context), qs(d->reason));
 }
 
 std::vector<ModelShape> catalogShapes(const Catalog& catalog) {
@@ -168,7 +221,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     connect(m_hardware, &HardwarePanel::snapshotChanged, m_controller,
             &PlanController::setHardware);
     connect(m_options, &OptionsPanel::optionsEdited, m_controller, &PlanController::setOptions);
-    connect(m_picker, &ModelPicker::modelSelected, m_controller, &PlanController::setModel);
+    connect(m_picker, &ModelPicker::modelSelected, this, &MainWindow::onModelSelected);
     connect(m_why, &WhyPanel::remedyChosen, this, [this](const PlanOptions& o) {
         m_options->setOptions(o);
         m_controller->setOptions(o);
@@ -186,11 +239,14 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
             qOverload<>(&QTimer::start));
     connect(m_controller, &PlanController::optionsChanged, &m_fit_timer,
             qOverload<>(&QTimer::start));
+    connect(m_picker->catalogModel(), &CatalogModel::fitsNeeded, this, [this] {
+        if (m_controller->hasHardware()) m_fit_timer.start();
+    });
     // Controller -> views.
     connect(m_controller, &PlanController::planChanged, this, &MainWindow::onPlan);
     connect(m_controller, &PlanController::planFailed, this, [this](const QString& message) {
         showError(tr("Cannot plan: %1").arg(message));
-        m_charts->clear();
+        m_charts->showMessage(tr("Cannot plan these inputs: %1").arg(message));
         m_why->clear(tr("No plan: %1").arg(message));
         m_export->clear();
     });
@@ -289,8 +345,13 @@ void MainWindow::restoreState() {
         if (!hw.isEmpty())
             if (auto snapshot = snapshotFromJson(hw)) m_hardware->setSnapshot(*snapshot);
         m_hardware->setLiveEnabled(s.value(QStringLiteral("hardware/live"), false).toBool());
-    } else {
-        resize(1360, 860);
+    }
+    if (!m_config.restore_state || s.value(QStringLiteral("window/geometry")).isNull()) {
+        // The first size: roomy, but never larger than the screen (a 1366×768 laptop, 200 %).
+        QSize size(1360, 860);
+        if (const QScreen* screen = QGuiApplication::primaryScreen())
+            size = size.boundedTo(screen->availableGeometry().size() * 0.92);
+        resize(size);
     }
     m_options->setOptions(options);
     m_controller->setOptions(options);
@@ -324,6 +385,27 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     e->accept();
 }
 
+void MainWindow::onModelSelected(const ModelShape& model) {
+    // A context target belongs to the model it was chosen for: 256K picked for one model must
+    // not carry over and get the next one (trained to 32K) refused. Each model comes back with
+    // its own target, or Auto when none was chosen for it.
+    if (const ModelShape* previous = m_controller->model()) {
+        if (previous->id == model.id) return m_controller->setModel(model);
+        m_context_by_model[qs(previous->id)] = m_controller->options().context;
+    }
+    PlanOptions options = m_controller->options();
+    const auto it = m_context_by_model.constFind(qs(model.id));
+    options.context = it != m_context_by_model.cend() ? *it : std::nullopt;
+    if (options.context != m_controller->options().context) {
+        m_options->setOptions(options);
+        // Options first, silently, so the new model is planned once, with its own target.
+        const QSignalBlocker block(m_controller);
+        m_controller->setOptions(options);
+    }
+    m_controller->setModel(model);
+    m_fit_timer.start();
+}
+
 void MainWindow::onPlan(const Plan& plan) {
     clearError();
     std::vector<std::uint32_t> rungs;
@@ -331,7 +413,14 @@ void MainWindow::onPlan(const Plan& plan) {
         if (r.on_ladder) rungs.push_back(r.requested_context);
     m_options->setRungs(rungs, plan.model.n_ctx_train);
     m_charts->setPlan(plan);
-    m_why->setPlan(plan);
+    // MTP costs memory: the why panel shows how much by comparing with the same inputs without.
+    std::optional<Plan> withoutMtp;
+    if (plan.mtp) {
+        PlanOptions off = plan.options;
+        off.mtp = MtpMode::Off;
+        if (auto p = m_controller->planWith(off)) withoutMtp = std::move(*p);
+    }
+    m_why->setPlan(plan, withoutMtp ? &*withoutMtp : nullptr, growthText(plan, *m_controller));
     m_export->setPlan(plan);
     setWindowTitle(
         tr("%1 — Headroom").arg(qs(plan.model.name.empty() ? plan.model.id : plan.model.name)));
@@ -340,12 +429,17 @@ void MainWindow::onPlan(const Plan& plan) {
 void MainWindow::showError(const QString& message) {
     m_banner->setText(message);
     m_banner->show();
+    m_error_status = message;
     statusBar()->showMessage(message, 10000);
 }
 
 void MainWindow::clearError() {
     m_banner->clear();
     m_banner->hide();
+    // The error's status-bar copy goes with it: a fixed problem must not linger below.
+    if (!m_error_status.isEmpty() && statusBar()->currentMessage() == m_error_status)
+        statusBar()->clearMessage();
+    m_error_status.clear();
 }
 
 QString MainWindow::errorText() const {

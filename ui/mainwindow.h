@@ -5,8 +5,11 @@
 
 #include "plancontroller.h"
 
+#include <QHash>
 #include <QMainWindow>
+
 #include <QTimer>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -67,6 +70,7 @@ private:
     void showError(const QString& message);
     void clearError();
     void onPlan(const Plan& plan);
+    void onModelSelected(const ModelShape& model);
     void rebuildRecentMenu(const QStringList& files);
     void about();
     void saveChart();
@@ -84,6 +88,9 @@ private:
     QLabel* m_banner;
     QMenu* m_recent_menu = nullptr;
     QTimer m_fit_timer;
+    QString m_error_status;
+    // The context target chosen per model id (nullopt: Auto).
+    QHash<QString, std::optional<std::uint32_t>> m_context_by_model;
 };
 
 } // namespace headroom::ui

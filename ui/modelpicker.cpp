@@ -71,7 +71,7 @@ ModelPicker::ModelPicker(QWidget* parent) : QWidget(parent) {
     m_open->setAccessibleName(tr("Open GGUF file"));
     m_open->setToolTip(tr("Read a model's GGUF header (the file's tensors are never loaded); you "
                           "can also drop .gguf files here"));
-    m_scan = new QPushButton(tr("Scan &folder…"));
+    m_scan = new QPushButton(tr("Scan fol&der…"));
     m_scan->setObjectName(QStringLiteral("scanFolderButton"));
     m_scan->setAccessibleName(tr("Scan folder for models"));
     m_scan->setToolTip(tr("Find every .gguf model below a folder and add it to the list"));
@@ -99,7 +99,12 @@ ModelPicker::ModelPicker(QWidget* parent) : QWidget(parent) {
     scanRow->addWidget(m_cancel);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_search);
+    auto* searchRow = new QHBoxLayout;
+    auto* searchLabel = new QLabel(tr("F&ilter:"));
+    searchLabel->setBuddy(m_search);
+    searchRow->addWidget(searchLabel);
+    searchRow->addWidget(m_search, 1);
+    layout->addLayout(searchRow);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_error);
     layout->addLayout(scanRow);

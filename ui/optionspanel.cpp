@@ -102,7 +102,7 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     row->addWidget(m_ctk);
     row->addWidget(buddy(tr("&V"), m_ctv));
     row->addWidget(m_ctv);
-    row->addWidget(buddy(tr("&FA"), m_fa));
+    row->addWidget(buddy(tr("F&A"), m_fa));
     row->addWidget(m_fa);
     row->addWidget(buddy(tr("u&b"), m_ubatch));
     row->addWidget(m_ubatch);

@@ -36,6 +36,12 @@ void PlanController::setOptions(const PlanOptions& options) {
     replan();
 }
 
+Result<Plan> PlanController::planWith(const PlanOptions& options) const {
+    if (!m_model || !m_plan_function || !m_have_hardware)
+        return makeError(ErrorCode::InvalidArgument, "no model or machine to plan for");
+    return m_plan_function(*m_model, m_hardware, options);
+}
+
 void PlanController::replan() {
     // Until a machine is known (probe running, nothing typed) there is nothing to plan for.
     if (!m_model || !m_plan_function || !m_have_hardware) return;

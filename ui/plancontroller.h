@@ -40,6 +40,9 @@ public:
     const Plan* plan() const { return m_plan ? &*m_plan : nullptr; }
     const QString& errorText() const { return m_error; }
 
+    // The current model and machine planned with other options (a comparison; changes nothing).
+    Result<Plan> planWith(const PlanOptions& options) const;
+
     // Re-plans now with the current inputs (setters call it).
     void replan();
 

@@ -106,46 +106,50 @@ int RungMemoryModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-const Terms* RungMemoryModel::terms(int row) const {
-    const Rung& r = m_plan.rungs[size_t(row)];
-    if (m_device == kHost) return &r.host;
-    if (m_device >= 0 && m_device < int(r.devices.size()))
-        return &r.devices[size_t(m_device)].terms;
-    return nullptr;
-}
+namespace {
 
-SignedBytes RungMemoryModel::cellBytes(int row, int column) const {
-    if (row < 0 || row >= rowCount()) return 0;
-    const Rung& r = m_plan.rungs[size_t(row)];
-    if (column == Budget) {
-        if (m_device == kHost) return r.host_budget_bytes;
-        if (m_device >= 0 && m_device < int(r.devices.size()))
-            return r.devices[size_t(m_device)].budget_bytes;
+// One cell of a device's memory (a RungMemoryModel column) on one rung; the budget is signed.
+SignedBytes deviceCell(const Rung& r, int device, int column) {
+    if (column == RungMemoryModel::Budget) {
+        if (device == RungMemoryModel::kHost) return r.host_budget_bytes;
+        if (device >= 0 && device < int(r.devices.size()))
+            return r.devices[size_t(device)].budget_bytes;
         return 0;
     }
-    const Terms* t = terms(row);
+    const Terms* t = device == RungMemoryModel::kHost ? &r.host
+                     : device >= 0 && device < int(r.devices.size())
+                         ? &r.devices[size_t(device)].terms
+                         : nullptr;
     if (!t) return 0;
+    using C = RungMemoryModel;
     switch (column) {
-    case Weights:
+    case C::Weights:
         return toSigned(satSub(t->weights, t->experts));
-    case Experts:
+    case C::Experts:
         return toSigned(t->experts);
-    case Kv:
+    case C::Kv:
         return toSigned(t->kv());
-    case RecurrentState:
+    case C::RecurrentState:
         return toSigned(t->recurrent_state);
-    case Compute:
+    case C::Compute:
         return toSigned(t->compute);
-    case Output:
+    case C::Output:
         return toSigned(t->output);
-    case Overhead:
+    case C::Overhead:
         return toSigned(t->overhead);
-    case Mmproj:
+    case C::Mmproj:
         return toSigned(t->mmproj);
-    case Used:
+    case C::Used:
         return toSigned(t->total());
     }
     return 0;
+}
+
+} // namespace
+
+SignedBytes RungMemoryModel::cellBytes(int row, int column) const {
+    if (row < 0 || row >= rowCount()) return 0;
+    return deviceCell(m_plan.rungs[size_t(row)], m_device, column);
 }
 
 QVariant RungMemoryModel::data(const QModelIndex& index, int role) const {
@@ -347,6 +351,128 @@ QVariant ExpertSplitModel::headerData(int section, Qt::Orientation o, int role) 
         return tr("Budget");
     case Index:
         return tr("Index");
+    }
+    return {};
+}
+
+// ---- RungTableModel --------------------------------------------------------------------------
+
+RungTableModel::RungTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RungTableModel::setPlan(const Plan& plan) {
+    std::vector<Column> columns;
+    columns.push_back({Kind::Context, 0, 0, tr("Context")});
+    columns.push_back({Kind::Verdict, 0, 0, tr("Verdict")});
+    const int gpus = plan.rungs.empty() ? 0 : int(plan.rungs.front().devices.size());
+    for (int i = 0; i <= gpus; ++i) {
+        const int device = i < gpus ? i : RungMemoryModel::kHost;
+        const QString name = device == RungMemoryModel::kHost
+                                 ? (plan.hardware.uma ? tr("Pool") : tr("RAM"))
+                                 : qs(plan.rungs.front().devices[size_t(i)].name);
+        for (int t = RungMemoryModel::Weights; t <= RungMemoryModel::Mmproj; ++t) {
+            bool any = false;
+            for (const Rung& r : plan.rungs)
+                any = any || deviceCell(r, device, t) != 0;
+            if (any)
+                columns.push_back(
+                    {Kind::Bytes, device, t,
+                     QStringLiteral("%1 %2").arg(name, RungMemoryModel::columnName(t))});
+        }
+        for (int t : {int(RungMemoryModel::Used), int(RungMemoryModel::Budget)})
+            columns.push_back({Kind::Bytes, device, t,
+                               QStringLiteral("%1 %2").arg(name, RungMemoryModel::columnName(t))});
+    }
+    columns.push_back({Kind::Decode, 0, 0, tr("Decode tok/s")});
+    columns.push_back({Kind::Prefill, 0, 0, tr("Prefill tok/s")});
+    const bool sameShape =
+        columns.size() == m_columns.size() && plan.rungs.size() == m_plan.rungs.size() &&
+        std::equal(columns.begin(), columns.end(), m_columns.begin(),
+                   [](const Column& a, const Column& b) { return a.header == b.header; });
+    if (sameShape && !plan.rungs.empty()) {
+        // Same rows and columns: values only, so the view keeps its sort and selection.
+        m_plan = plan;
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        return;
+    }
+    beginResetModel();
+    m_plan = plan;
+    m_columns = std::move(columns);
+    endResetModel();
+}
+
+int RungTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_plan.rungs.size());
+}
+
+int RungTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_columns.size());
+}
+
+SignedBytes RungTableModel::bytesAt(int row, const Column& c) const {
+    return deviceCell(m_plan.rungs[size_t(row)], c.device, c.term);
+}
+
+QVariant RungTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Rung& r = m_plan.rungs[size_t(index.row())];
+    const Column& c = m_columns[size_t(index.column())];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (c.kind) {
+        case Kind::Context:
+            return rungLabel(m_plan, index.row());
+        case Kind::Verdict:
+            return QString::fromLatin1(verdictName(r.verdict));
+        case Kind::Bytes:
+            return QString::number(toGiB(bytesAt(index.row(), c)), 'f', 2);
+        case Kind::Decode:
+            return QString::number(r.speed.decode_tok_s, 'f', 1);
+        case Kind::Prefill:
+            return QString::number(r.speed.prefill_tok_s, 'f', 0);
+        }
+        return {};
+    case SortRole:
+    case BytesRole:
+        switch (c.kind) {
+        case Kind::Context:
+            return qulonglong(r.context);
+        case Kind::Verdict:
+            return int(r.verdict);
+        case Kind::Bytes:
+            return qlonglong(bytesAt(index.row(), c));
+        case Kind::Decode:
+            return r.speed.decode_tok_s;
+        case Kind::Prefill:
+            return r.speed.prefill_tok_s;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        return c.kind == Kind::Context || c.kind == Kind::Verdict
+                   ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter))
+                   : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::ToolTipRole:
+        if (c.kind == Kind::Bytes) {
+            const SignedBytes b = bytesAt(index.row(), c);
+            return tr("%1 at %2: %3")
+                .arg(c.header, tokensText(r.context),
+                     b < 0 ? signedBytesText(b) : exactBytesText(Bytes(b)));
+        }
+        if (c.kind == Kind::Decode || c.kind == Kind::Prefill) return qs(r.speed.basis);
+        return {};
+    case ContextRole:
+        return qulonglong(r.context);
+    case ChosenRole:
+        return isChosen(m_plan, index.row());
+    }
+    return {};
+}
+
+QVariant RungTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
+    if (role == Qt::DisplayRole) {
+        const Column& c = m_columns[size_t(section)];
+        return c.kind == Kind::Bytes ? tr("%1 (GiB)").arg(c.header) : c.header;
     }
     return {};
 }

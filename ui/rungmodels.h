@@ -62,7 +62,6 @@ public:
     SignedBytes cellBytes(int row, int column) const;
 
 private:
-    const Terms* terms(int row) const;
     int m_device;
 };
 
@@ -91,6 +90,34 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
+};
+
+// The numbers behind the charts, one row per rung: context, verdict, every term of every device
+// (GPUs, then host RAM) with its total and budget, and the speed. Terms that are zero on every
+// rung of a device are left out. Cells show GiB with two decimals; SortRole and BytesRole give
+// the raw values, so a sort orders by the exact figure.
+class RungTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    explicit RungTableModel(QObject* parent = nullptr);
+    void setPlan(const Plan& plan);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    enum class Kind { Context, Verdict, Bytes, Decode, Prefill };
+    struct Column {
+        Kind kind;
+        int device = 0; // RungMemoryModel::kHost for host RAM
+        int term = 0;   // a RungMemoryModel::Column
+        QString header;
+    };
+    SignedBytes bytesAt(int row, const Column& c) const;
+    Plan m_plan;
+    std::vector<Column> m_columns;
 };
 
 } // namespace headroom::ui

@@ -38,7 +38,28 @@ QString deviceWord(const Plan& plan, const Refusal& f) {
     return {};
 }
 
+// A context refusal compares token counts (the rung against the model's trained context), not
+// bytes: its needed/available/shortfall are tokens and must read as tokens.
+bool countsTokens(const Refusal& f) {
+    return f.code == RefusalCode::ContextTooLong || f.budget == BudgetName::TrainedContext;
+}
+
+QString signedTokensText(SignedBytes n) {
+    return n < 0 ? QStringLiteral("−%1").arg(tokensText(std::uint64_t(-n)))
+                 : tokensText(std::uint64_t(n));
+}
+
 } // namespace
+
+QString refusalNumbersText(const Refusal& f) {
+    if (countsTokens(f))
+        return QObject::tr("needed %1 tokens, available %2 tokens, shortfall %3 tokens")
+            .arg(tokensText(f.needed_bytes), signedTokensText(f.available_bytes),
+                 signedTokensText(f.shortfall_bytes));
+    return QObject::tr("needed %1, available %2, shortfall %3")
+        .arg(bytesText(f.needed_bytes), signedBytesText(f.available_bytes),
+             signedBytesText(f.shortfall_bytes));
+}
 
 QString rungSentence(const Plan& plan, int row) {
     if (row < 0 || row >= int(plan.rungs.size())) return {};
@@ -80,6 +101,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     m_rungs->setObjectName(QStringLiteral("whyRungCombo"));
     m_rungs->setAccessibleName(tr("Rung to explain"));
     m_rungs->setToolTip(tr("The rung explained below; click a bar in the charts to pick one"));
+    m_rungs->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_sentence = new QLabel;
     m_sentence->setObjectName(QStringLiteral("whySentence"));
     m_sentence->setAccessibleName(tr("Verdict"));
@@ -101,6 +123,31 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     m_remedy_layout->setSpacing(0);
     m_remedy_layout->setContentsMargins(0, 0, 0, 0);
 
+    m_mtp = new QLabel;
+    m_mtp->setObjectName(QStringLiteral("whyMtp"));
+    m_mtp->setAccessibleName(tr("Multi-token prediction"));
+    m_mtp->setWordWrap(true);
+    m_mtp->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mtp->hide();
+    m_mtp_button = new QPushButton;
+    m_mtp_button->setObjectName(QStringLiteral("mtpCompareButton"));
+    m_mtp_button->setAccessibleName(tr("Compare with MTP switched the other way"));
+    m_mtp_button->hide();
+    connect(m_mtp_button, &QPushButton::clicked, this, [this] {
+        PlanOptions o = m_plan.options;
+        o.mtp = m_plan.mtp ? MtpMode::Off : MtpMode::Auto;
+        Q_EMIT remedyChosen(o);
+    });
+    m_growth = new QLabel;
+    m_growth->setObjectName(QStringLiteral("whyGrowth"));
+    m_growth->setAccessibleName(tr("Growth of the launch window"));
+    m_growth->setWordWrap(true);
+    m_growth->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_growth->hide();
+    auto* mtpRow = new QHBoxLayout;
+    mtpRow->addWidget(m_mtp, 1);
+    mtpRow->addWidget(m_mtp_button);
+
     auto* top = new QHBoxLayout;
     auto* label = new QLabel(tr("&Why:"));
     label->setBuddy(m_rungs);
@@ -112,6 +159,8 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     outer->setSpacing(3);
     outer->addLayout(top);
     outer->addWidget(m_numbers);
+    outer->addWidget(m_growth);
+    outer->addLayout(mtpRow);
     outer->addWidget(m_remedy_box);
 
     connect(m_rungs, &QComboBox::activated, this, [this](int i) {
@@ -128,13 +177,72 @@ void WhyPanel::clear(const QString& message) {
     m_rungs->clear();
     m_sentence->setText(message);
     m_numbers->clear();
+    m_mtp->hide();
+    m_mtp_button->hide();
+    m_growth->hide();
     for (QPushButton* b : m_remedy_buttons)
         delete b;
     m_remedy_buttons.clear();
 }
 
-void WhyPanel::setPlan(const Plan& plan) {
+QString WhyPanel::growthText() const {
+    return m_growth->isHidden() ? QString() : m_growth->text();
+}
+
+QString WhyPanel::mtpText() const {
+    return m_mtp->isHidden() ? QString() : m_mtp->text();
+}
+
+void WhyPanel::renderMtp(const Rung& r) {
+    if (!m_plan.mtp && !m_plan.model.mtpCapable()) {
+        m_mtp->hide();
+        m_mtp_button->hide();
+        return;
+    }
+    QString text;
+    if (!m_plan.mtp) {
+        // A head the planner left off (MTP off, or auto found it not worth its memory).
+        text = tr("MTP is off: the model's multi-token-prediction head is not loaded.");
+        m_mtp_button->setText(tr("Compare with MTP auto"));
+    } else {
+        text = tr("MTP is on (%1 posture: -ub %2).")
+                   .arg(QString::fromLatin1(postureName(r.posture)))
+                   .arg(r.n_ubatch);
+        const Rung* off = nullptr;
+        if (m_without_mtp)
+            for (const Rung& o : m_without_mtp->rungs)
+                if (o.requested_context == r.requested_context) off = &o;
+        if (off) {
+            auto delta = [](Bytes on, Bytes without) {
+                return signedBytesText(toSigned(on) - toSigned(without));
+            };
+            text += QLatin1Char(' ') +
+                    tr("At %1 it costs %2 more than without MTP (KV %3, compute %4, draft "
+                       "context and head %5); decode ≈ %6 tok/s with it, %7 tok/s without "
+                       "(%8 → %9).")
+                        .arg(tokensText(r.context), delta(r.totals.total(), off->totals.total()),
+                             delta(r.totals.kv(), off->totals.kv()),
+                             delta(r.totals.compute, off->totals.compute),
+                             delta(satAdd(r.totals.overhead, r.totals.weights),
+                                   satAdd(off->totals.overhead, off->totals.weights)))
+                        .arg(r.speed.decode_tok_s, 0, 'f', 1)
+                        .arg(off->speed.decode_tok_s, 0, 'f', 1)
+                        .arg(QString::fromLatin1(verdictName(off->verdict)),
+                             QString::fromLatin1(verdictName(r.verdict)));
+        }
+        m_mtp_button->setText(tr("Compare with MTP off"));
+    }
+    m_mtp->setText(text);
+    m_mtp->setToolTip(text);
+    m_mtp->show();
+    m_mtp_button->show();
+}
+
+void WhyPanel::setPlan(const Plan& plan, const Plan* without_mtp, const QString& growth) {
     m_plan = plan;
+    m_growth_text = growth;
+    m_without_mtp.reset();
+    if (without_mtp) m_without_mtp = *without_mtp;
     m_has_plan = true;
     {
         const QSignalBlocker b(m_rungs);
@@ -177,6 +285,9 @@ void WhyPanel::render() {
     if (!m_has_plan || m_row < 0) {
         if (m_has_plan) m_sentence->setText(tr("The plan has no rungs."));
         m_numbers->clear();
+        m_mtp->hide();
+        m_mtp_button->hide();
+        m_growth->hide();
         return;
     }
     {
@@ -185,12 +296,16 @@ void WhyPanel::render() {
     }
     const Rung& r = m_plan.rungs[size_t(m_row)];
     m_sentence->setText(rungSentence(m_plan, m_row));
+    renderMtp(r);
+    const bool launch = !m_plan.decision.refused && m_plan.decision.rung_index == m_row;
+    m_growth->setText(m_growth_text);
+    m_growth->setVisible(launch && !m_growth_text.isEmpty());
     QString html;
     if (r.refusal) {
         const Refusal& f = *r.refusal;
-        html += tr("Budget <b>%1</b>: needed %2, available %3, shortfall <b>%4</b>.")
-                    .arg(QString::fromLatin1(budgetName(f.budget)), bytesText(f.needed_bytes),
-                         signedBytesText(f.available_bytes), signedBytesText(f.shortfall_bytes));
+        html += tr("Budget <b>%1</b>: %2.")
+                    .arg(QString::fromLatin1(budgetName(f.budget)),
+                         refusalNumbersText(f).toHtmlEscaped());
         QStringList terms;
         for (const TermLine& t : f.terms)
             terms << QStringLiteral("%1 %2").arg(qs(t.label).toHtmlEscaped(), bytesText(t.bytes));
@@ -233,7 +348,10 @@ void WhyPanel::render() {
                 ? tr("Applies this change; the rung then runs")
                 : tr("Applies this change; it helps but does not make the rung run alone"));
         b->setFlat(true);
-        b->setStyleSheet(QStringLiteral("text-align: left; padding: 2px 6px;"));
+        b->setStyleSheet(QStringLiteral("text-align: left; padding: 3px 6px;"));
+        // A flat, style-sheeted button sizes to the cap height: leave room for descenders and
+        // underscores ("q4_0") so they are not cut.
+        b->setMinimumHeight(b->fontMetrics().height() + 8);
         b->setCursor(Qt::PointingHandCursor);
         const PlanOptions options = remedy.options;
         connect(b, &QPushButton::clicked, this, [this, options] { Q_EMIT remedyChosen(options); });

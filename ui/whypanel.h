@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
@@ -18,13 +20,20 @@ namespace headroom::ui {
 
 // The one-sentence verdict of a rung ("256K is refused: GPU0 is 3.10 GiB short …").
 QString rungSentence(const Plan& plan, int row);
+// "needed …, available …, shortfall …" of a refusal, in the refusal's own unit: tokens for a
+// context past the trained context, bytes for every memory budget.
+QString refusalNumbersText(const Refusal& f);
 
 class WhyPanel : public QWidget {
     Q_OBJECT
 public:
     explicit WhyPanel(QWidget* parent = nullptr);
 
-    void setPlan(const Plan& plan);
+    // `without_mtp`: the same inputs planned with MTP off, when `plan` runs MTP — what the MTP
+    // line compares against (its cost in bytes, and the speed without it).
+    // `growth`: what a session at the launch window would grow to, and its gates (shown with
+    // the launch window).
+    void setPlan(const Plan& plan, const Plan* without_mtp = nullptr, const QString& growth = {});
     void clear(const QString& message = {});
     // Shows rung `row` of the current plan; the default is the rung at the context target,
     // else the launch decision.
@@ -33,12 +42,17 @@ public:
     QString sentence() const;
     QString numbersText() const;
     int remedyCount() const { return int(m_remedy_buttons.size()); }
+    // The MTP line of the shown rung ("" for a model without an MTP head).
+    QString mtpText() const;
+    // The growth line ("" unless the launch window is shown).
+    QString growthText() const;
 
 Q_SIGNALS:
     void remedyChosen(const headroom::PlanOptions& options);
 
 private:
     void render();
+    void renderMtp(const Rung& r);
 
     Plan m_plan;
     bool m_has_plan = false;
@@ -49,6 +63,11 @@ private:
     QWidget* m_remedy_box;
     QVBoxLayout* m_remedy_layout;
     std::vector<QPushButton*> m_remedy_buttons;
+    std::optional<Plan> m_without_mtp;
+    QLabel* m_mtp;
+    QLabel* m_growth;
+    QString m_growth_text;
+    QPushButton* m_mtp_button;
 };
 
 } // namespace headroom::ui

@@ -15,11 +15,20 @@
 #include <QtCharts/QVXYModelMapper>
 #include <QtCharts/QValueAxis>
 
+#include <QAction>
 #include <QApplication>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
 #include <QCursor>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
 #include <QPainter>
 #include <QPalette>
 #include <QSaveFile>
@@ -27,6 +36,8 @@
 #include <QTabWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 namespace headroom::ui {
 
@@ -100,11 +111,6 @@ double columnMax(const QAbstractItemModel* model, const QList<int>& columns, boo
     return best;
 }
 
-void showToolTip(const QAbstractItemModel* model, int row, int column) {
-    if (row < 0 || row >= model->rowCount()) return;
-    QToolTip::showText(QCursor::pos(), model->index(row, column).data(Qt::ToolTipRole).toString());
-}
-
 void styleBudget(QLineSeries* line) {
     QPen pen(QColor(0xc0, 0x39, 0x2b));
     pen.setWidthF(2.0);
@@ -112,34 +118,56 @@ void styleBudget(QLineSeries* line) {
     line->setPen(pen);
 }
 
-// Budget drawn over bars: a line series mapped from (Index, Budget).
-QLineSeries* budgetLine(QAbstractItemModel* model, int indexColumn, int budgetColumn,
-                        QChart* chart) {
+// The budget of each rung as a horizontal step across that rung's slot (x from row - 0.5 to
+// row + 0.5 on the category axis): a line even when the plan has a single rung, where a
+// point-per-rung line would shrink to a dot. Replaced in place, so the chart keeps its items.
+void fillBudgetSteps(QLineSeries* line, const QAbstractItemModel* model, int budgetColumn) {
+    QList<QPointF> points;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const double v = model->index(r, budgetColumn).data().toDouble();
+        points << QPointF(r - 0.5, v) << QPointF(r + 0.5, v);
+    }
+    if (points != line->points()) line->replace(points);
+}
+
+QLineSeries* budgetLine(QAbstractItemModel* model, int budgetColumn, QChart* chart) {
     auto* line = new QLineSeries(chart);
     line->setName(QObject::tr("Budget"));
     styleBudget(line);
-    line->setPointsVisible(true);
-    auto* mapper = new QVXYModelMapper(line);
-    mapper->setModel(model);
-    mapper->setSeries(line);
-    mapper->setXColumn(indexColumn);
-    mapper->setYColumn(budgetColumn);
-    QObject::connect(line, &QLineSeries::hovered, line,
-                     [model, budgetColumn](const QPointF& p, bool on) {
-                         if (on) showToolTip(model, qRound(p.x()), budgetColumn);
-                     });
+    auto refill = [line, model, budgetColumn] { fillBudgetSteps(line, model, budgetColumn); };
+    QObject::connect(model, &QAbstractItemModel::modelReset, line, refill);
+    QObject::connect(model, &QAbstractItemModel::dataChanged, line, refill);
+    refill();
     return line;
+}
+
+// Sets a GiB axis to 0..a multiple of a nice step, changing nothing when the range is the same
+// (an unchanged axis costs no relayout).
+void applyNiceAxis(QValueAxis* axis, double top) {
+    const double step = niceTickStep(top);
+    const double max = std::max(1.0, std::ceil(top / step - 1e-9)) * step;
+    if (axis->tickType() != QValueAxis::TicksDynamic) {
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0);
+    }
+    if (axis->tickInterval() != step) {
+        axis->setTickInterval(step);
+        // Decimals the step needs: 0.25 two, 0.5 one, 2.5 one, 5 or 50 none.
+        const int e = int(std::floor(std::log10(step) + 1e-9));
+        const double mantissa = step / std::pow(10.0, e);
+        const int decimals = std::max(0, -e) + (std::abs(mantissa - 2.5) < 1e-9 && e <= 0 ? 1 : 0);
+        axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    }
+    if (axis->min() != 0 || axis->max() != max) axis->setRange(0, max);
 }
 
 // Category axis below, GiB axis left, both attached to the bars and the budget line drawn over
 // them: the frame every memory chart shares.
 std::pair<QBarCategoryAxis*, QValueAxis*> attachGiBAxes(QChart* chart, QAbstractSeries* bars,
-                                                        QLineSeries* budget,
-                                                        const QString& labelFormat) {
+                                                        QLineSeries* budget) {
     auto* x = new QBarCategoryAxis(chart);
     auto* y = new QValueAxis(chart);
     y->setTitleText(QObject::tr("GiB"));
-    y->setLabelFormat(labelFormat);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     styleAxis(x);
@@ -153,6 +181,15 @@ std::pair<QBarCategoryAxis*, QValueAxis*> attachGiBAxes(QChart* chart, QAbstract
 
 } // namespace
 
+double niceTickStep(double top, int max_ticks) {
+    if (!(top > 0) || max_ticks < 1) return 1;
+    const double raw = top / max_ticks;
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0})
+        if (m * decade >= raw * (1 - 1e-12)) return m * decade;
+    return 10 * decade;
+}
+
 ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("chartsPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -162,12 +199,33 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     m_tabs->setAccessibleName(tr("Charts"));
     m_tabs->setDocumentMode(true);
     layout->addWidget(m_tabs);
+    // Inputs that cannot be priced get their reason here, in place of empty charts with
+    // meaningless 0..1 axes.
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("chartsMessage"));
+    m_message->setAccessibleName(tr("Why there is no chart"));
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+    layout->addWidget(m_message, 1);
 
     m_memory_page = new QWidget(m_tabs);
-    m_memory_layout = new QHBoxLayout(m_memory_page);
+    auto* page = new QVBoxLayout(m_memory_page);
+    page->setContentsMargins(0, 0, 0, 0);
+    page->setSpacing(0);
+    m_legend = new QLabel(m_memory_page);
+    m_legend->setObjectName(QStringLiteral("memoryLegend"));
+    m_legend->setAccessibleName(tr("Legend of the memory charts"));
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setContentsMargins(4, 2, 4, 0);
+    page->addWidget(m_legend);
+    m_memory_layout = new QHBoxLayout;
     m_memory_layout->setContentsMargins(0, 0, 0, 0);
     m_memory_layout->setSpacing(2);
-    m_tabs->addTab(m_memory_page, tr("&Memory per rung"));
+    page->addLayout(m_memory_layout, 1);
+    m_tabs->addTab(m_memory_page, tr("Memory per rung"));
 
     m_speed_model = new SpeedModel(this);
     {
@@ -189,7 +247,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
             mapper->setYColumn(column);
             chart->addSeries(series);
             connect(series, &QLineSeries::hovered, this, [this, column](const QPointF& p, bool on) {
-                if (on) showToolTip(m_speed_model, qRound(p.x()), column);
+                showHover(m_speed_model, qRound(p.x()), column, on);
             });
             connect(series, &QLineSeries::clicked, this,
                     [this](const QPointF& p) { Q_EMIT rungActivated(qRound(p.x())); });
@@ -245,7 +303,9 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_speed_view->setObjectName(QStringLiteral("speedChart"));
         m_speed_view->setAccessibleName(tr("Speed vs context chart"));
         m_speed_view->setRenderHint(QPainter::Antialiasing);
-        m_tabs->addTab(m_speed_view, tr("&Speed"));
+        m_speed_view->viewport()->installEventFilter(this);
+        m_speed_view->setFocusPolicy(Qt::NoFocus);
+        m_tabs->addTab(m_speed_view, tr("Speed"));
     }
 
     m_expert_model = new ExpertSplitModel(this);
@@ -260,10 +320,12 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         mapper->setFirstBarSetColumn(ExpertSplitModel::ExpertSlots);
         mapper->setLastBarSetColumn(ExpertSplitModel::KvPages);
         chart->addSeries(series);
-        auto* budget =
-            budgetLine(m_expert_model, ExpertSplitModel::Index, ExpertSplitModel::Budget, chart);
+        auto* budget = budgetLine(m_expert_model, ExpertSplitModel::Budget, chart);
         chart->addSeries(budget);
-        auto [x, y] = attachGiBAxes(chart, series, budget, QStringLiteral("%.1f"));
+        connect(budget, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
+            showHover(m_expert_model, qRound(p.x()), ExpertSplitModel::Budget, on);
+        });
+        auto [x, y] = attachGiBAxes(chart, series, budget);
         connect(series, &QStackedBarSeries::barsetsAdded, chart, [series] {
             const QList<QBarSet*> sets = series->barSets();
             if (sets.size() > 0) sets[0]->setColor(termColor(RungMemoryModel::Experts));
@@ -271,20 +333,20 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         });
         connect(series, &QStackedBarSeries::hovered, this,
                 [this, series](bool on, int row, QBarSet* set) {
-                    if (on)
-                        showToolTip(m_expert_model, row,
-                                    ExpertSplitModel::ExpertSlots +
-                                        int(series->barSets().indexOf(set)));
+                    showHover(m_expert_model, row,
+                              ExpertSplitModel::ExpertSlots + int(series->barSets().indexOf(set)),
+                              on);
                 });
         connect(series, &QStackedBarSeries::clicked, this,
                 [this](int row, QBarSet*) { Q_EMIT rungActivated(row); });
         auto expertAxes = [this, x, y] {
-            x->setCategories(categoriesFrom(m_expert_model, ExpertSplitModel::Label));
+            const QStringList categories = categoriesFrom(m_expert_model, ExpertSplitModel::Label);
+            if (x->categories() != categories) x->setCategories(categories);
             const double top = std::max(
                 columnMax(m_expert_model,
                           {ExpertSplitModel::ExpertSlots, ExpertSplitModel::KvPages}, true),
                 columnMax(m_expert_model, {ExpertSplitModel::Budget}, false));
-            y->setRange(0, std::max(1.0, top * 1.08));
+            applyNiceAxis(y, top);
         };
         connect(m_expert_model, &QAbstractItemModel::modelReset, chart, expertAxes);
         connect(m_expert_model, &QAbstractItemModel::dataChanged, chart, expertAxes);
@@ -292,9 +354,69 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_expert_view->setObjectName(QStringLiteral("expertChart"));
         m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
         m_expert_view->setRenderHint(QPainter::Antialiasing);
+        m_expert_view->viewport()->installEventFilter(this);
+        m_expert_view->setFocusPolicy(Qt::NoFocus);
         m_tabs->addTab(m_expert_view, tr("E&xperts vs KV"));
     }
+    m_table_model = new RungTableModel(this);
+    m_table_model->setObjectName(QStringLiteral("rungTableModel"));
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_table_model);
+    proxy->setSortRole(SortRole);
+    m_table = new QTableView(m_tabs);
+    m_table->setObjectName(QStringLiteral("rungTable"));
+    m_table->setAccessibleName(tr("Numbers per rung"));
+    m_table->setToolTip(tr("Every term per device, the verdict and the speed of each rung; "
+                           "click a header to sort, Ctrl+C copies the selection as TSV"));
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setTabKeyNavigation(false);
+    auto* copy = new QAction(tr("Copy as TSV"), m_table);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this,
+            [this] { QGuiApplication::clipboard()->setText(selectionAsTsv(m_table)); });
+    m_table->addAction(copy);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_table, &QTableView::activated, this, [this, proxy](const QModelIndex& i) {
+        Q_EMIT rungActivated(proxy->mapToSource(i).row());
+    });
+    m_tabs->addTab(m_table, tr("Numbers &table"));
     rebuildMemoryCharts(0);
+}
+
+QString selectionAsTsv(const QTableView* view) {
+    const QModelIndexList selected = view->selectionModel()->selectedIndexes();
+    if (selected.isEmpty()) return {};
+    // The selection's bounding rows and columns in view order (a sorted view copies sorted),
+    // with a header line, so a paste into a spreadsheet keeps its labels.
+    QList<int> rows, cols;
+    for (const QModelIndex& i : selected) {
+        if (!rows.contains(i.row())) rows << i.row();
+        if (!cols.contains(i.column())) cols << i.column();
+    }
+    std::sort(rows.begin(), rows.end());
+    std::sort(cols.begin(), cols.end());
+    const QAbstractItemModel* m = view->model();
+    QStringList lines;
+    QStringList header;
+    for (int c : cols)
+        header << m->headerData(c, Qt::Horizontal).toString();
+    lines << header.join(QLatin1Char('\t'));
+    for (int r : rows) {
+        QStringList cells;
+        for (int c : cols)
+            cells << (view->selectionModel()->isSelected(m->index(r, c))
+                          ? m->index(r, c).data().toString()
+                          : QString());
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
 QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
@@ -308,9 +430,12 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     mapper->setFirstBarSetColumn(RungMemoryModel::Weights);
     mapper->setLastBarSetColumn(RungMemoryModel::Mmproj);
     chart->addSeries(series);
-    auto* budget = budgetLine(model, RungMemoryModel::Index, RungMemoryModel::Budget, chart);
+    auto* budget = budgetLine(model, RungMemoryModel::Budget, chart);
     chart->addSeries(budget);
-    auto [x, y] = attachGiBAxes(chart, series, budget, QStringLiteral("%.0f"));
+    connect(budget, &QLineSeries::hovered, this, [this, model](const QPointF& p, bool on) {
+        showHover(model, qRound(p.x()), RungMemoryModel::Budget, on);
+    });
+    auto [x, y] = attachGiBAxes(chart, series, budget);
     auto recolor = [series] {
         const QList<QBarSet*> sets = series->barSets();
         for (int i = 0; i < sets.size(); ++i) {
@@ -320,42 +445,35 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     };
     connect(series, &QStackedBarSeries::barsetsAdded, chart, recolor);
     connect(series, &QStackedBarSeries::hovered, this,
-            [model, series](bool on, int row, QBarSet* set) {
-                if (on)
-                    showToolTip(model, row,
-                                RungMemoryModel::Weights + int(series->barSets().indexOf(set)));
+            [this, model, series](bool on, int row, QBarSet* set) {
+                showHover(model, row,
+                          RungMemoryModel::Weights + int(series->barSets().indexOf(set)), on);
             });
     connect(series, &QStackedBarSeries::clicked, this,
             [this](int row, QBarSet*) { Q_EMIT rungActivated(row); });
+    // Title, categories and the axis range change only when they differ: an unchanged axis
+    // costs no relayout, so an option change that moves bars repaints one frame.
     auto relabel = [model, chart, x, y] {
-        chart->setTitle(model->deviceName());
-        x->setCategories(categoriesFrom(model, RungMemoryModel::Label));
+        if (chart->title() != model->deviceName()) chart->setTitle(model->deviceName());
+        const QStringList categories = categoriesFrom(model, RungMemoryModel::Label);
+        if (x->categories() != categories) x->setCategories(categories);
         QList<int> terms;
         for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c)
             terms << c;
         const double top = std::max(columnMax(model, terms, true),
                                     columnMax(model, {RungMemoryModel::Budget}, false));
-        y->setRange(0, std::max(1.0, top * 1.08));
-        y->applyNiceNumbers();
+        applyNiceAxis(y, top);
     };
     connect(model, &QAbstractItemModel::modelReset, chart, relabel);
     connect(model, &QAbstractItemModel::dataChanged, chart, relabel);
-    // Terms that are zero on every rung (no experts in a dense model, no recurrent state
-    // without SSM layers) stay out of the legend so the ones that matter fit.
-    auto legendFilter = [model, chart, series] {
-        const QList<QBarSet*> sets = series->barSets();
-        for (int i = 0; i < sets.size(); ++i) {
-            bool any = false;
-            for (int r = 0; r < model->rowCount() && !any; ++r)
-                any = model->cellBytes(r, RungMemoryModel::Weights + i) != 0;
-            for (QLegendMarker* m : chart->legend()->markers(series))
-                if (m->label() == sets[i]->label()) m->setVisible(any);
-        }
-    };
-    connect(model, &QAbstractItemModel::modelReset, chart, legendFilter);
-    connect(model, &QAbstractItemModel::dataChanged, chart, legendFilter);
+    // One legend for the row of memory charts (they share colours) is drawn above them by the
+    // panel; a per-chart legend would not fit eight terms at 1024 px.
+    chart->legend()->setVisible(false);
     relabel();
     auto* view = new QChartView(chart, m_memory_page);
+    // Not a tab stop: a chart has nothing to do with focus and would show none. The numbers
+    // table is the keyboard's way to the same rungs (Enter on a row picks it).
+    view->setFocusPolicy(Qt::NoFocus);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(220, 220);
     return view;
@@ -378,8 +496,6 @@ void ChartsPanel::rebuildMemoryCharts(int devices) {
                                  : QStringLiteral("gpu%1MemoryModel").arg(i));
         m_memory_models.push_back(model);
         QChartView* view = makeMemoryChart(model);
-        // Every memory chart uses the same colours: one legend (on the first) is enough.
-        view->chart()->legend()->setVisible(i == 0);
         view->setObjectName(device == RungMemoryModel::kHost
                                 ? QStringLiteral("hostMemoryChart")
                                 : QStringLiteral("gpu%1MemoryChart").arg(i));
@@ -387,19 +503,37 @@ void ChartsPanel::rebuildMemoryCharts(int devices) {
                                     ? tr("Host RAM per rung chart")
                                     : tr("GPU %1 memory per rung chart").arg(i));
         // The host chart only matters when something lands in RAM; GPUs get more width.
+        view->viewport()->installEventFilter(this);
         m_memory_layout->addWidget(view, device == RungMemoryModel::kHost ? 2 : 3);
         m_memory_views.push_back(view);
     }
 }
 
+void ChartsPanel::showMessage(const QString& message) {
+    setPlan(Plan{});
+    m_message->setText(message);
+    m_tabs->hide();
+    m_message->show();
+}
+
+QString ChartsPanel::message() const {
+    return m_message->isHidden() ? QString() : m_message->text();
+}
+
 void ChartsPanel::setPlan(const Plan& plan) {
+    if (!m_message->isHidden()) {
+        m_message->hide();
+        m_tabs->show();
+    }
     const int devices = plan.rungs.empty() ? int(plan.hardware.gpus.size())
                                            : int(plan.rungs.front().devices.size());
     rebuildMemoryCharts(devices);
     for (RungMemoryModel* m : m_memory_models)
         m->setPlan(plan);
+    updateLegend();
     m_speed_model->setPlan(plan);
     m_expert_model->setPlan(plan);
+    m_table_model->setPlan(plan);
     m_tabs->setTabEnabled(m_tabs->indexOf(m_expert_view), m_expert_model->applicable());
 }
 
@@ -432,6 +566,68 @@ void ChartsPanel::changeEvent(QEvent* e) {
                 for (QBarSet* set : bars->barSets())
                     if (i < colours.size()) set->setColor(colours[i++]);
     }
+}
+
+QStringList ChartsPanel::legendEntries() const {
+    // Every term drawn on any memory chart (a term that is zero on every rung of every chart —
+    // no experts in a dense model — is not drawn, so it is not listed), then the budget line.
+    QStringList out;
+    for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c) {
+        bool drawn = false;
+        for (const RungMemoryModel* m : m_memory_models)
+            for (int r = 0; r < m->rowCount() && !drawn; ++r)
+                drawn = m->cellBytes(r, c) > 0;
+        if (drawn) out << RungMemoryModel::columnName(c);
+    }
+    bool anyRung = false;
+    for (const RungMemoryModel* m : m_memory_models)
+        anyRung = anyRung || m->rowCount() > 0;
+    if (anyRung) out << tr("Budget");
+    return out;
+}
+
+void ChartsPanel::updateLegend() {
+    QStringList items;
+    const QStringList entries = legendEntries();
+    for (const QString& e : entries) {
+        int column = -1;
+        for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c)
+            if (RungMemoryModel::columnName(c) == e) column = c;
+        const QString swatch =
+            column < 0
+                ? QStringLiteral("<span style=\"color:#c0392b\"><b>- - -</b></span>")
+                : QStringLiteral("<span style=\"color:%1\">■</span>").arg(termColor(column).name());
+        // Non-breaking inside an entry, so the label wraps between entries, never inside one.
+        items << swatch + QStringLiteral("&nbsp;") +
+                     e.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+    }
+    const QString html = items.join(QStringLiteral(" &nbsp; "));
+    if (m_legend->text() != html) m_legend->setText(html);
+}
+
+bool ChartsPanel::eventFilter(QObject* watched, QEvent* e) {
+    // QGraphicsView answers a tooltip event with the scene's item tooltips; the charts' items
+    // have none, so the view would hide the value shown on hover a moment after it appeared.
+    // While a bar or point is hovered, the tooltip event shows that value instead.
+    if (e->type() == QEvent::ToolTip && !m_hover_text.isEmpty()) {
+        for (QChartView* v : chartViews())
+            if (v && watched == v->viewport()) {
+                QToolTip::showText(static_cast<QHelpEvent*>(e)->globalPos(), m_hover_text,
+                                   v->viewport());
+                return true;
+            }
+    }
+    return QWidget::eventFilter(watched, e);
+}
+
+void ChartsPanel::showHover(const QAbstractItemModel* model, int row, int column, bool on) {
+    if (!on || row < 0 || row >= model->rowCount()) {
+        m_hover_text.clear();
+        QToolTip::hideText();
+        return;
+    }
+    m_hover_text = model->index(row, column).data(Qt::ToolTipRole).toString();
+    QToolTip::showText(QCursor::pos(), m_hover_text);
 }
 
 QColor ChartsPanel::chartBackground() const {

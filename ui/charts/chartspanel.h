@@ -11,16 +11,24 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QAbstractItemModel;
 class QChartView;
 class QTabWidget;
+class QTableView;
 class QHBoxLayout;
+class QLabel;
 QT_END_NAMESPACE
 
 namespace headroom::ui {
 
 class RungMemoryModel;
+
+// The step of a "nice" GiB axis: the smallest of 1, 2, 2.5 and 5 × 10^n that covers `top` in at
+// most `max_ticks` steps (22.1 GiB -> 5, 189 GiB -> 50, 0.3 GiB -> 0.1).
+double niceTickStep(double top, int max_ticks = 5);
 class SpeedModel;
 class ExpertSplitModel;
+class RungTableModel;
 
 class ChartsPanel : public QWidget {
     Q_OBJECT
@@ -29,17 +37,30 @@ public:
 
     void setPlan(const Plan& plan);
     void clear();
+    // No plan: the charts give way to `message` (the reason) until the next setPlan().
+    void showMessage(const QString& message);
+    QString message() const;
 
     // One per GPU, then host RAM (last).
     int memoryModelCount() const { return int(m_memory_models.size()); }
     RungMemoryModel* memoryModel(int i) const { return m_memory_models[size_t(i)]; }
     SpeedModel* speedModel() const { return m_speed_model; }
     ExpertSplitModel* expertModel() const { return m_expert_model; }
+    RungTableModel* tableModel() const { return m_table_model; }
+    QTableView* table() const { return m_table; }
     // The chart on the visible tab (what Save chart writes).
     QChartView* currentChartView() const;
     QList<QChartView*> chartViews() const;
     // The background the charts are drawn on (follows the palette).
     QColor chartBackground() const;
+
+    // The shared legend of the memory charts: every term drawn on any of them, then "Budget".
+    QStringList legendEntries() const;
+    // The value the hovered bar or point shows ("" when nothing is hovered).
+    QString hoverText() const { return m_hover_text; }
+    // What hovering a cell of one of the panel's models shows (public for tests: the charts'
+    // hover signals call it with the hovered row and column).
+    void showHover(const QAbstractItemModel* model, int row, int column, bool on);
 
     // Writes the visible chart; the format follows the suffix (.png or .svg). Atomic.
     Result<bool> saveCurrentChart(const QString& path) const;
@@ -51,21 +72,32 @@ Q_SIGNALS:
 protected:
     // Follows the system's light/dark palette while running.
     void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void rebuildMemoryCharts(int devices);
     QChartView* makeMemoryChart(RungMemoryModel* model);
+    void updateLegend();
 
     QTabWidget* m_tabs = nullptr;
     QWidget* m_memory_page = nullptr;
     QHBoxLayout* m_memory_layout = nullptr;
+    QLabel* m_legend = nullptr;
+    QLabel* m_message = nullptr;
+    QString m_hover_text;
     std::vector<RungMemoryModel*> m_memory_models;
     std::vector<QChartView*> m_memory_views;
     SpeedModel* m_speed_model = nullptr;
     ExpertSplitModel* m_expert_model = nullptr;
     QChartView* m_speed_view = nullptr;
     QChartView* m_expert_view = nullptr;
+    RungTableModel* m_table_model = nullptr;
+    QTableView* m_table = nullptr;
 };
+
+// The selected cells of a table as tab-separated text: a header line, then one line per row of
+// the selection (in the view's order), what a spreadsheet expects on paste.
+QString selectionAsTsv(const QTableView* view);
 
 // Chart images for the docs and for users: PNG at the screen's device-pixel ratio, SVG as
 // vectors. Both are written through QSaveFile (temporary file + rename).
