@@ -494,7 +494,7 @@ private Q_SLOTS:
         QVERIFY(shot.save(&out, "PNG"));
         QVERIFY(out.commit());
         // A real picture, not an empty file: it loads back at the size of the grabbed window.
-        const QImage saved(path);
+        const QImage saved(docs + QStringLiteral("/screenshot-main.png"));
         QCOMPARE(saved.size(), shot.size());
     }
 };
