@@ -63,3 +63,8 @@ set_tests_properties(packaging_cli_help_and_man PROPERTIES LABELS packaging)
 if(TARGET test_mainwindow AND TARGET headroom-cli)
   add_dependencies(test_mainwindow headroom-cli)
 endif()
+
+# The hostile-input suite copies the shipped presets under a name that is not valid UTF-8.
+if(TARGET test_cli_hostile)
+  target_compile_definitions(test_cli_hostile PRIVATE HEADROOM_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+endif()
