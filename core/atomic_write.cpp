@@ -30,7 +30,7 @@ struct Target {
     std::string write_path; // where the new file goes (a symlink's target when it has one)
     bool exists = false;    // something is at write_path (a regular file or a dangling link)
     bool dangling = false;
-    struct stat st {};      // of the regular file being replaced (exists && !dangling)
+    struct stat st {}; // of the regular file being replaced (exists && !dangling)
 };
 
 Result<Target> classify(const std::string& path, bool overwrite) {

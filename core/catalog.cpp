@@ -150,7 +150,8 @@ LayerPattern readPattern(ObjectReader& r, std::uint32_t n_trunk) {
         p.period = static_cast<std::uint32_t>(r.uintValue("period", *period, 1, kMaxLayers));
         if (full_at) {
             if (!full_at->is_string() || (*full_at != "end" && *full_at != "start"))
-                r.fail("full_at", "must be \"end\" or \"start\" (got " + dumpJson(*full_at, -1) + ")");
+                r.fail("full_at",
+                       "must be \"end\" or \"start\" (got " + dumpJson(*full_at, -1) + ")");
             p.full_at_start = *full_at == "start";
         }
     } else {
@@ -339,9 +340,9 @@ Result<CatalogLoad> loadImplUnguarded(const std::string& json_text, bool strict)
     if (!doc.is_object()) return makeError(ErrorCode::ParseError, "catalog must be a JSON object");
     const auto schema = doc.find("schema");
     if (schema == doc.end() || !schema->is_string() || *schema != kSchema)
-        return makeError(ErrorCode::Unsupported,
-                         std::string("catalog schema must be \"") + kSchema + "\"",
-                         schema == doc.end() ? "schema is missing" : "got " + dumpJson(*schema, -1));
+        return makeError(
+            ErrorCode::Unsupported, std::string("catalog schema must be \"") + kSchema + "\"",
+            schema == doc.end() ? "schema is missing" : "got " + dumpJson(*schema, -1));
     const auto models = doc.find("models");
     if (models == doc.end() || !models->is_array())
         return makeError(ErrorCode::ParseError, "catalog needs a \"models\" array");

@@ -135,7 +135,6 @@ private:
     std::optional<Error>& err_;
 };
 
-
 GpuDevice gpuFromJson(const json& j, const std::string& path, std::optional<Error>& err) {
     GpuDevice g;
     if (!j.is_object()) {
@@ -196,8 +195,8 @@ void devicesFromJson(Reader& r, const std::string& key, std::vector<GpuDevice>& 
     if (!r.array(key)) return;
     const json& arr = r.at(key);
     if (arr.size() > max)
-        return r.fail(key, std::to_string(arr.size()) + " devices; at most " +
-                               std::to_string(max) + " are accepted");
+        return r.fail(key, std::to_string(arr.size()) + " devices; at most " + std::to_string(max) +
+                               " are accepted");
     for (size_t i = 0; i < arr.size() && !err; ++i)
         out.push_back(gpuFromJson(arr[i], r.field(key) + "[" + std::to_string(i) + "]", err));
 }

@@ -39,9 +39,9 @@ Result<std::string> findResource(const std::string& name) {
             if (S_ISREG(st.st_mode)) return p.string();
             // Something is there but it is no file: say so rather than silently falling back to
             // the next directory (or hanging later on a FIFO).
-            return makeError(ErrorCode::IoError,
-                             "resource '" + p.string() + "' is " + fileKindName(st.st_mode) +
-                                 ", not a regular file");
+            return makeError(ErrorCode::IoError, "resource '" + p.string() + "' is " +
+                                                     fileKindName(st.st_mode) +
+                                                     ", not a regular file");
         }
         looked += (looked.empty() ? "" : ", ") + p.string();
     }

@@ -108,12 +108,10 @@ Result<std::string> readRegularTextFile(const std::string& path, std::size_t max
     // terminal device must not become the controlling terminal. Both are harmless on files.
     f.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (f.fd < 0)
-        return makeError(ErrorCode::IoError,
-                         "cannot open '" + path + "': " + std::strerror(errno));
+        return makeError(ErrorCode::IoError, "cannot open '" + path + "': " + std::strerror(errno));
     struct stat st {};
     if (::fstat(f.fd, &st) != 0)
-        return makeError(ErrorCode::IoError,
-                         "cannot read '" + path + "': " + std::strerror(errno));
+        return makeError(ErrorCode::IoError, "cannot read '" + path + "': " + std::strerror(errno));
     if (!S_ISREG(st.st_mode))
         return makeError(ErrorCode::IoError,
                          "'" + path + "' is " + fileKindName(st.st_mode) + ", not a regular file",

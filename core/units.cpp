@@ -135,9 +135,8 @@ Result<std::vector<Bytes>> parseSizeList(std::string_view text, std::size_t max_
     std::size_t start = 0;
     for (;;) {
         const std::size_t comma = text.find(',', start);
-        const std::string_view part =
-            text.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                : comma - start);
+        const std::string_view part = text.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
         if (trim(part).empty())
             return makeError(ErrorCode::InvalidArgument,
                              flag + " '" + shown + "': an empty size in the list",

@@ -68,3 +68,11 @@ endif()
 if(TARGET test_cli_hostile)
   target_compile_definitions(test_cli_hostile PRIVATE HEADROOM_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 endif()
+# A library whose load hangs (tests/probe/hang_on_load.c), for the probe's time limit.
+if(TARGET test_cli_hostile)
+  add_library(headroom_hang_on_load SHARED ${CMAKE_CURRENT_SOURCE_DIR}/probe/hang_on_load.c)
+  set_target_properties(headroom_hang_on_load PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  add_dependencies(test_cli_hostile headroom_hang_on_load)
+  target_compile_definitions(test_cli_hostile PRIVATE
+    HEADROOM_HANG_LIB="$<TARGET_FILE:headroom_hang_on_load>")
+endif()

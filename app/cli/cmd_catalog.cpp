@@ -2,9 +2,9 @@
 // can do here (resident before spilled before refused, then the longest context, then speed).
 #include "catalog.h"
 #include "commands.h"
-#include "text_file.h"
 #include "plan_args.h"
 #include "planner.h"
+#include "text_file.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 // headroom-cli export: the launch of the plan that `plan` would print, written for llama-server,
 // llama-swap, Ollama or as the plan JSON. Files are written atomically and never replaced
 // without --force.
-#include "commands.h"
 #include "atomic_write.h"
+#include "commands.h"
 #include "export/json_export.h"
 #include "export/llama_server.h"
 #include "export/llama_swap.h"
@@ -47,8 +47,8 @@ int run(const ExportCommand& c) {
     if (!c.port.empty()) {
         // llama-server --port takes a TCP port: 1-65535 (0 would ask the OS for any port, which
         // a launch config cannot then name).
-        const bool digits = c.port.size() <= 5 && c.port.find_first_not_of("0123456789") ==
-                                                      std::string::npos;
+        const bool digits =
+            c.port.size() <= 5 && c.port.find_first_not_of("0123456789") == std::string::npos;
         const unsigned long n = digits ? std::stoul(c.port) : 0;
         if (!digits || n < 1 || n > 65535)
             return fail("export", "--port '" + c.port + "' is not valid (accepted: 1 to 65535)",

@@ -1,10 +1,10 @@
 // headroom-cli plan: every context rung of one model on one machine, as a table or JSON.
 #include "commands.h"
-#include "text_file.h"
 #include "plan_args.h"
 #include "plan_format.h"
 #include "plan_json.h"
 #include "planner.h"
+#include "text_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -63,8 +63,8 @@ Result<Plan> buildPlan(const ModelFlags& mf, const HardwareFlags& hf, const Opti
         // size that means nothing.
         struct stat st {};
         if (::stat(of.mmproj.c_str(), &st) != 0)
-            return makeError(ErrorCode::IoError, "--mmproj: cannot read '" + of.mmproj +
-                                                     "': " + std::strerror(errno));
+            return makeError(ErrorCode::IoError,
+                             "--mmproj: cannot read '" + of.mmproj + "': " + std::strerror(errno));
         if (!S_ISREG(st.st_mode))
             return makeError(ErrorCode::IoError, "--mmproj: '" + of.mmproj + "' is " +
                                                      fileKindName(st.st_mode) +

@@ -130,11 +130,10 @@ const CommandRegistrar registrar{
             auto hw = probe::probeHardware(a->options);
             if (!hw) {
                 if (a->json)
-                    std::cout << dumpJson(nlohmann::json{
-                                     {"error",
-                                      {{"code", errorCodeName(hw.error().code)},
-                                       {"message", hw.error().message},
-                                       {"details", hw.error().details}}}})
+                    std::cout << dumpJson(nlohmann::json{{"error",
+                                                          {{"code", errorCodeName(hw.error().code)},
+                                                           {"message", hw.error().message},
+                                                           {"details", hw.error().details}}}})
                               << "\n";
                 return fail("probe", hw.error().message, kExitProbeFailed);
             }
@@ -147,13 +146,12 @@ const CommandRegistrar registrar{
                 // An existing file without --force is a bad argument (2), as in export; a file
                 // that cannot be written is 3.
                 if (!ok)
-                    return fail("probe",
-                                ok.error().message + (ok.error().details.empty()
-                                                          ? ""
-                                                          : " (" + ok.error().details + ")"),
-                                ok.error().code == ErrorCode::InvalidArgument
-                                    ? kExitBadArguments
-                                    : kExitUnreadableInput);
+                    return fail(
+                        "probe",
+                        ok.error().message +
+                            (ok.error().details.empty() ? "" : " (" + ok.error().details + ")"),
+                        ok.error().code == ErrorCode::InvalidArgument ? kExitBadArguments
+                                                                      : kExitUnreadableInput);
                 if (!a->json) std::cout << "Saved profile: " << a->save << "\n";
             }
             return kExitOk;

@@ -89,11 +89,12 @@ std::optional<std::string> emptyValueMessage(const CLI::App& app) {
         for (const auto& v : opt->results())
             if (v.find_first_not_of(" \t") == std::string::npos) {
                 std::string name = opt->get_name();
-                return name + ": an empty value is not accepted (" + opt->get_description() +
-                       ")";
+                return name + ": an empty value is not accepted (" + opt->get_description() + ")";
             }
     }
-    for (const CLI::App* sub : app.get_subcommands())
+    // Every child, option groups included (the no-argument overload lists parsed subcommands
+    // only, and option groups are never "parsed").
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
         if (auto m = emptyValueMessage(*sub)) return m;
     return std::nullopt;
 }

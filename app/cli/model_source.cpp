@@ -24,7 +24,8 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
     // A model file that is missing or unreadable is "unreadable input" (exit 3), not a bad
     // argument like an unknown catalog id.
     if (!model) {
-        if (model.error().code == ErrorCode::NotFound || model.error().code == ErrorCode::InvalidArgument)
+        if (model.error().code == ErrorCode::NotFound ||
+            model.error().code == ErrorCode::InvalidArgument)
             return makeError(ErrorCode::IoError, model.error().message, model.error().details);
         return model.error();
     }

@@ -316,9 +316,9 @@ IsolatedSources readSourcesIsolated(bool use_vulkan, const std::string& vulkan_l
         } else if (c.status != ChildOutput::Status::Ok ||
                    !vulkanResultFromText(c.output, s.vulkan)) {
             s.vulkan = VulkanResult{};
-            s.vulkan.failure = "Vulkan enumeration failed: " +
-                               (c.why.empty() ? std::string("no answer") : c.why) +
-                               "; planned without Vulkan";
+            s.vulkan.failure =
+                "Vulkan enumeration failed: " + (c.why.empty() ? std::string("no answer") : c.why) +
+                "; planned without Vulkan";
         }
     }
     if (use_nvml) {
@@ -327,12 +327,11 @@ IsolatedSources readSourcesIsolated(bool use_vulkan, const std::string& vulkan_l
             s.nvml_timed_out = true;
             s.nvml.notes.push_back("NVML timed out: no answer within " + limit +
                                    " (the NVIDIA driver hangs); planned without NVML");
-        } else if (c.status != ChildOutput::Status::Ok ||
-                   !nvmlResultFromText(c.output, s.nvml)) {
+        } else if (c.status != ChildOutput::Status::Ok || !nvmlResultFromText(c.output, s.nvml)) {
             s.nvml = NvmlResult{};
-            s.nvml.notes.push_back("NVML failed: " +
-                                   (c.why.empty() ? std::string("no answer") : c.why) +
-                                   "; planned without NVML");
+            s.nvml.notes.push_back(
+                "NVML failed: " + (c.why.empty() ? std::string("no answer") : c.why) +
+                "; planned without NVML");
         }
     }
     return s;

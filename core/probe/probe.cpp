@@ -234,8 +234,8 @@ void checkDevice(GpuDevice& g, std::vector<std::string>& notes, bool& implausibl
         implausibleSize = true;
     }
     if (g.free_bytes && *g.free_bytes > g.total_bytes) g.free_bytes = g.total_bytes;
-    dropRate(g.bandwidth_gbs, kMaxPlausibleGbs, who + ": bandwidth (GB/s)",
-             g.bandwidth_provenance, notes);
+    dropRate(g.bandwidth_gbs, kMaxPlausibleGbs, who + ": bandwidth (GB/s)", g.bandwidth_provenance,
+             notes);
     dropRate(g.fp16_tflops, kMaxPlausibleTflops, who + ": FP16 TFLOPS", g.fp16_provenance, notes);
     // PCIe 7 is the newest generation and x32 the widest link (hardware_json.cpp's limits).
     if (g.pcie_gen > 7 || g.pcie_width > 32) {
@@ -352,9 +352,8 @@ Result<HardwareSnapshot> probeHardware(const ProbeOptions& o) {
     NvmlResult nvml;
     VulkanResult vk;
     if (o.isolate_timeout_ms > 0) {
-        IsolatedSources src =
-            readSourcesIsolated(o.use_vulkan, o.paths.vulkan_library, o.use_nvml,
-                                o.paths.nvml_libraries, o.isolate_timeout_ms);
+        IsolatedSources src = readSourcesIsolated(o.use_vulkan, o.paths.vulkan_library, o.use_nvml,
+                                                  o.paths.nvml_libraries, o.isolate_timeout_ms);
         vk = std::move(src.vulkan);
         nvml = std::move(src.nvml);
         // A Vulkan timeout is vk.failure, which the notes below always carry. NVML's notes are

@@ -38,9 +38,12 @@ private slots:
     void nonRegularFilesAreRefusedSayingWhatTheyAre_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("says");
-        QTest::newRow("FIFO") << "fifo" << "FIFO";
-        QTest::newRow("directory") << "dir" << "directory";
-        QTest::newRow("character device") << "dev" << "character device";
+        QTest::newRow("FIFO") << "fifo"
+                              << "FIFO";
+        QTest::newRow("directory") << "dir"
+                                   << "directory";
+        QTest::newRow("character device") << "dev"
+                                          << "character device";
     }
     void nonRegularFilesAreRefusedSayingWhatTheyAre() {
         QFETCH(QString, kind);
@@ -67,16 +70,17 @@ private slots:
     }
 
     void everyJsonExceptionBecomesAParseErrorWithAPosition_data() {
-        QTest::addColumn<QString>("text");
+        QTest::addColumn<QByteArray>("text"); // bytes: the UTF-8 case must stay invalid
         QTest::addColumn<QString>("where");
-        QTest::newRow("syntax") << "{\n  \"a\": ,}" << "line 2";
-        QTest::newRow("number beyond double") << "{\"a\":\n 1e400}" << "line 2, column 2";
-        QTest::newRow("invalid UTF-8") << "\"\xff\"" << "line 1";
-        QTest::newRow("nesting") << QString(300, '[') << "nested more than 256";
-        QTest::newRow("empty") << "" << "line 1";
+        QTest::newRow("syntax") << QByteArray("{\n  \"a\": ,}") << "line 2";
+        QTest::newRow("number beyond double")
+            << QByteArray("{\"a\":\n 1e400}") << "line 2, column 2";
+        QTest::newRow("invalid UTF-8") << QByteArray("\"\xff\"") << "line 1";
+        QTest::newRow("nesting") << QByteArray(300, '[') << "nested more than 256";
+        QTest::newRow("empty") << QByteArray() << "line 1";
     }
     void everyJsonExceptionBecomesAParseErrorWithAPosition() {
-        QFETCH(QString, text);
+        QFETCH(QByteArray, text);
         QFETCH(QString, where);
         const auto r = parseJsonDocument(text.toStdString(), "'f.json'");
         QVERIFY(!r);
@@ -87,9 +91,11 @@ private slots:
     }
 
     void invalidUtf8IsReplacedOnOutput() {
-        const nlohmann::json j = {{"name", std::string("a\xff" "b")}};
+        const nlohmann::json j = {{"name", std::string("a\xff"
+                                                       "b")}};
         // U+FFFD (EF BF BD) stands in for the bad byte.
-        QCOMPARE(dumpJson(j, -1), std::string("{\"name\":\"a\xEF\xBF\xBD" "b\"}"));
+        QCOMPARE(dumpJson(j, -1), std::string("{\"name\":\"a\xEF\xBF\xBD"
+                                              "b\"}"));
     }
 
     void noClobberIsDecidedByTheKernel() {
