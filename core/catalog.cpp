@@ -1,6 +1,7 @@
 #include "catalog.h"
 
 #include "resources.h"
+#include "text_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,9 +66,9 @@ public:
     std::uint64_t uintValue(const std::string& key, const json& v, std::uint64_t lo,
                             std::uint64_t hi) const {
         if (v.is_number_integer() && v.get<std::int64_t>() < 0)
-            fail(key, "must not be negative (got " + v.dump() + ")");
+            fail(key, "must not be negative (got " + dumpJson(v, -1) + ")");
         if (!v.is_number_unsigned() && !v.is_number_integer())
-            fail(key, "must be a whole number (got " + v.dump() + ")");
+            fail(key, "must be a whole number (got " + dumpJson(v, -1) + ")");
         const std::uint64_t x = v.get<std::uint64_t>();
         if (x < lo || x > hi)
             fail(key, "is out of range: " + std::to_string(x) + " (allowed " + std::to_string(lo) +
@@ -90,7 +91,7 @@ public:
     }
     std::string str(const std::string& key) {
         const json& v = need(key);
-        if (!v.is_string()) fail(key, "must be a string (got " + v.dump() + ")");
+        if (!v.is_string()) fail(key, "must be a string (got " + dumpJson(v, -1) + ")");
         std::string s = v.get<std::string>();
         if (s.empty()) fail(key, "must not be empty");
         return s;
@@ -99,7 +100,7 @@ public:
     bool boolOr(const std::string& key, bool def) {
         const json* v = get(key);
         if (!v) return def;
-        if (!v->is_boolean()) fail(key, "must be true or false (got " + v->dump() + ")");
+        if (!v->is_boolean()) fail(key, "must be true or false (got " + dumpJson(*v, -1) + ")");
         return v->get<bool>();
     }
     // A scalar applied to every layer, or one value per layer.
@@ -149,7 +150,8 @@ LayerPattern readPattern(ObjectReader& r, std::uint32_t n_trunk) {
         p.period = static_cast<std::uint32_t>(r.uintValue("period", *period, 1, kMaxLayers));
         if (full_at) {
             if (!full_at->is_string() || (*full_at != "end" && *full_at != "start"))
-                r.fail("full_at", "must be \"end\" or \"start\" (got " + full_at->dump() + ")");
+                r.fail("full_at",
+                       "must be \"end\" or \"start\" (got " + dumpJson(*full_at, -1) + ")");
             p.full_at_start = *full_at == "start";
         }
     } else {
@@ -191,7 +193,7 @@ CatalogEntry parseEntry(const json& j, std::size_t index, std::string& id_out) {
         if (!s.is_array() || s.empty()) r.fail("sources", "must be a non-empty array of URLs");
         for (const auto& u : s) {
             if (!u.is_string() || u.get<std::string>().rfind("http", 0) != 0)
-                r.fail("sources", "must hold URLs (got " + u.dump() + ")");
+                r.fail("sources", "must hold URLs (got " + dumpJson(u, -1) + ")");
             e.sources.push_back(u.get<std::string>());
         }
     }
@@ -331,15 +333,16 @@ CatalogEntry parseEntry(const json& j, std::size_t index, std::string& id_out) {
     return e;
 }
 
-Result<CatalogLoad> loadImpl(const std::string& json_text, bool strict) {
-    const json doc = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) return makeError(ErrorCode::ParseError, "catalog is not valid JSON");
+Result<CatalogLoad> loadImplUnguarded(const std::string& json_text, bool strict) {
+    auto parsed = parseJsonDocument(json_text, "catalog");
+    if (!parsed) return parsed.error();
+    const json& doc = *parsed;
     if (!doc.is_object()) return makeError(ErrorCode::ParseError, "catalog must be a JSON object");
     const auto schema = doc.find("schema");
     if (schema == doc.end() || !schema->is_string() || *schema != kSchema)
-        return makeError(ErrorCode::Unsupported,
-                         std::string("catalog schema must be \"") + kSchema + "\"",
-                         schema == doc.end() ? "schema is missing" : "got " + schema->dump());
+        return makeError(
+            ErrorCode::Unsupported, std::string("catalog schema must be \"") + kSchema + "\"",
+            schema == doc.end() ? "schema is missing" : "got " + dumpJson(*schema, -1));
     const auto models = doc.find("models");
     if (models == doc.end() || !models->is_array())
         return makeError(ErrorCode::ParseError, "catalog needs a \"models\" array");
@@ -380,6 +383,16 @@ Result<CatalogLoad> loadImpl(const std::string& json_text, bool strict) {
         out.rejected.push_back(std::move(rej));
     }
     return out;
+}
+
+// Every json access above is type-checked or inside the per-entry catch; this guard is for
+// what cannot be (memory exhaustion), so no exception leaves core.
+Result<CatalogLoad> loadImpl(const std::string& json_text, bool strict) {
+    try {
+        return loadImplUnguarded(json_text, strict);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::ParseError, "catalog could not be read", e.what());
+    }
 }
 
 } // namespace
@@ -451,15 +464,15 @@ Result<CatalogLoad> loadCatalogLenient(const std::string& json_text) {
 
 Result<Catalog> loadBuiltinCatalog() {
     auto path = findResource("catalog.json");
-    if (!path) return path.error();
-    auto text = readTextFile(*path);
+    if (!path)
+        // A missing shipped file is a broken install (unreadable input, exit 3), not an argument.
+        return makeError(ErrorCode::IoError, path.error().message, path.error().details);
+    auto text = readRegularTextFile(*path);
     if (!text) return text.error();
     auto cat = loadCatalog(*text);
-    if (!cat) {
-        Error e = cat.error();
-        e.details = *path + (e.details.empty() ? "" : ": " + e.details);
-        return e;
-    }
+    // A bad entry in the shipped (or $HEADROOM_RESOURCES) catalog is unreadable input, exit 3
+    // in every command, not a bad argument.
+    if (!cat) return asFileContentError(cat.error(), "'" + *path + "'");
     return cat;
 }
 

@@ -37,6 +37,9 @@ Result<bool> validateSnapshot(const HardwareSnapshot& hw) {
     };
     if (hw.ram_total > kMaxPlausibleBytes)
         return bad("ram: " + formatBytes(hw.ram_total) + " is larger than 1 PiB");
+    if (hw.gpus.size() > kMaxDevices)
+        return bad("gpus: " + std::to_string(hw.gpus.size()) + " devices; llama.cpp uses at most " +
+                   std::to_string(kMaxDevices));
     if (hw.ram_total == 0 && hw.gpus.empty())
         return bad("ram: the machine has neither RAM nor a GPU; give --ram SIZE");
     for (size_t i = 0; i < hw.gpus.size(); ++i) {
@@ -55,7 +58,7 @@ Result<bool> validateSnapshot(const HardwareSnapshot& hw) {
 SignedBytes MemoryBudget::vramUsable() const {
     SignedBytes s = 0;
     for (const auto& d : devices)
-        s += d.usable;
+        s = satAddSigned(s, d.usable);
     return s;
 }
 

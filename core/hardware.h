@@ -78,6 +78,18 @@ struct HardwareSnapshot {
     std::vector<std::string> notes; // probe remarks ("no Vulkan loader: …")
 };
 
+// The most GPUs a plan places layers on: llama.cpp's own limit (src/llama.cpp llama_max_devices()
+// returns 16; ggml-cuda's GGML_CUDA_MAX_DEVICES is 16 too). Bounding the count also keeps every
+// sum of per-device budgets (each at most kMaxPlausibleBytes = 2^50) far below 2^63.
+inline constexpr std::size_t kMaxDevices = 16;
+
+// Saturating signed addition for budgets (over-committed budgets are negative, never wrapped).
+constexpr SignedBytes satAddSigned(SignedBytes a, SignedBytes b) {
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
+}
+
 // A snapshot from flags: --vram 24GiB[,12GiB] --ram 64GiB [--uma].
 HardwareSnapshot snapshotFromSizes(const std::vector<Bytes>& vram, Bytes ram, bool uma);
 // Structural checks (absurd sizes, zero RAM, UMA with several GPUs); names the field.

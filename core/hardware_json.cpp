@@ -1,6 +1,7 @@
 #include "hardware_json.h"
 
 #include "resources.h"
+#include "text_file.h"
 
 #include <cmath>
 #include <cstdio>
@@ -134,10 +135,6 @@ private:
     std::optional<Error>& err_;
 };
 
-// Bandwidths beyond 100 TB/s and throughputs beyond 100 PFLOPS are typos, not hardware. Not knobs.
-constexpr double kMaxPlausibleGbs = 100000;
-constexpr double kMaxPlausibleTflops = 100000;
-
 GpuDevice gpuFromJson(const json& j, const std::string& path, std::optional<Error>& err) {
     GpuDevice g;
     if (!j.is_object()) {
@@ -194,9 +191,12 @@ GpuDevice gpuFromJson(const json& j, const std::string& path, std::optional<Erro
 }
 
 void devicesFromJson(Reader& r, const std::string& key, std::vector<GpuDevice>& out,
-                     std::optional<Error>& err) {
+                     std::optional<Error>& err, std::size_t max) {
     if (!r.array(key)) return;
     const json& arr = r.at(key);
+    if (arr.size() > max)
+        return r.fail(key, std::to_string(arr.size()) + " devices; at most " + std::to_string(max) +
+                               " are accepted");
     for (size_t i = 0; i < arr.size() && !err; ++i)
         out.push_back(gpuFromJson(arr[i], r.field(key) + "[" + std::to_string(i) + "]", err));
 }
@@ -204,12 +204,7 @@ void devicesFromJson(Reader& r, const std::string& key, std::vector<GpuDevice>& 
 } // namespace
 
 Result<json> parseJsonText(const std::string& text, const std::string& what) {
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        // nlohmann's message carries the line and column; keep it for the user.
-        return makeError(ErrorCode::ParseError, what + " is not valid JSON", e.what());
-    }
+    return parseJsonDocument(text, what);
 }
 
 json gpuDeviceToJson(const GpuDevice& g) {
@@ -276,7 +271,9 @@ json hardwareToJson(const HardwareSnapshot& hw) {
             {"notes", hw.notes}};
 }
 
-Result<HardwareSnapshot> hardwareFromJson(const json& j, const std::string& where) {
+namespace {
+
+Result<HardwareSnapshot> hardwareFromJsonUnguarded(const json& j, const std::string& where) {
     const std::string root = where;
     if (!j.is_object())
         return makeError(ErrorCode::InvalidArgument,
@@ -292,10 +289,12 @@ Result<HardwareSnapshot> hardwareFromJson(const json& j, const std::string& wher
     r.str("label", hw.label);
     r.str("source", hw.source);
     r.boolean("uma", hw.uma);
-    devicesFromJson(r, "devices", hw.gpus, err);
-    devicesFromJson(r, "ignored_devices", hw.ignored_devices, err);
+    devicesFromJson(r, "devices", hw.gpus, err, kMaxDevices);
+    devicesFromJson(r, "ignored_devices", hw.ignored_devices, err, kMaxIgnoredDevices);
     if (r.object("ram")) {
         Reader m(r.at("ram"), r.field("ram"), err);
+        // "ram": {} is not a machine with 0 bytes of RAM: the figure is required.
+        if (!m.has("total_bytes")) m.fail("total_bytes", "missing: the RAM size in bytes");
         m.bytes("total_bytes", hw.ram_total);
         m.optBytes("available_bytes", hw.ram_available);
         m.str("provenance", hw.ram_provenance);
@@ -333,6 +332,19 @@ Result<HardwareSnapshot> hardwareFromJson(const json& j, const std::string& wher
     return hw;
 }
 
+} // namespace
+
+Result<HardwareSnapshot> hardwareFromJson(const json& j, const std::string& where) {
+    // The checks above test every type before get<>(); the guard is for what they cannot see
+    // (memory exhaustion), so no exception leaves core.
+    try {
+        return hardwareFromJsonUnguarded(j, where);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::InvalidArgument,
+                         (where.empty() ? std::string("hardware") : where) + ": " + e.what());
+    }
+}
+
 Result<HardwareSnapshot> hardwareFromJsonText(const std::string& text, const std::string& where) {
     auto j = parseJsonText(text, where.empty() ? std::string("hardware profile") : where);
     if (!j) return j.error();
@@ -340,16 +352,11 @@ Result<HardwareSnapshot> hardwareFromJsonText(const std::string& text, const std
 }
 
 Result<HardwareSnapshot> loadHardwareProfile(const std::string& path) {
-    auto text = readTextFile(path);
-    if (!text) return text.error();
-    auto j = parseJsonText(*text, "'" + path + "'");
+    auto j = readJsonFile(path);
     if (!j) return j.error();
     auto hw = hardwareFromJson(*j);
-    if (!hw) {
-        Error e = hw.error();
-        e.message = "'" + path + "': " + e.message;
-        return e;
-    }
+    // A field out of range inside the file is unreadable input (exit 3), like broken syntax.
+    if (!hw) return asFileContentError(hw.error(), "'" + path + "'");
     hw->source = "file:" + path;
     return hw;
 }
@@ -357,7 +364,13 @@ Result<HardwareSnapshot> loadHardwareProfile(const std::string& path) {
 Result<bool> saveHardwareProfile(const std::string& path, const HardwareSnapshot& hw,
                                  bool overwrite) {
     if (auto ok = validateSnapshot(hw); !ok) return ok.error();
-    return writeFileAtomically(path, hardwareToJson(hw).dump(2) + "\n", overwrite);
+    const json j = hardwareToJson(hw);
+    // What is saved must load back: the reader's checks are stricter than validateSnapshot()
+    // (thread counts, PCIe links, bandwidths), so the document is read back before writing.
+    if (auto back = hardwareFromJson(j); !back)
+        return makeError(ErrorCode::InvalidArgument,
+                         "the snapshot would not load back as a profile: " + back.error().message);
+    return writeFileAtomically(path, dumpJson(j) + "\n", overwrite);
 }
 
 } // namespace headroom

@@ -34,6 +34,14 @@ namespace headroom {
 
 inline constexpr const char* kHardwareSchema = "headroom.hardware/1";
 
+// Bandwidths beyond 100 TB/s and throughputs beyond 100 PFLOPS are typos, not hardware; the
+// probe drops larger readings with a note and profiles are refused with them. Not knobs.
+inline constexpr double kMaxPlausibleGbs = 100000;
+inline constexpr double kMaxPlausibleTflops = 100000;
+// Devices seen but not planned for (software rasterisers, iGPUs, unknown-size GPUs): far more
+// than any host carries, small enough that a hostile list cannot make the output huge.
+inline constexpr std::size_t kMaxIgnoredDevices = 64;
+
 nlohmann::json gpuDeviceToJson(const GpuDevice& g);
 // The whole snapshot including "schema".
 nlohmann::json hardwareToJson(const HardwareSnapshot& hw);

@@ -2,6 +2,7 @@
 
 #include "hardware_json.h"
 #include "resources.h"
+#include "text_file.h"
 
 #include <set>
 
@@ -27,7 +28,9 @@ void fillProvenance(GpuDevice& g) {
 
 } // namespace
 
-Result<std::vector<HardwarePreset>> parsePresets(const std::string& text) {
+namespace {
+
+Result<std::vector<HardwarePreset>> parsePresetsUnguarded(const std::string& text) {
     auto doc = parseJsonText(text, "presets file");
     if (!doc) return doc.error();
     const json& j = *doc;
@@ -75,17 +78,27 @@ Result<std::vector<HardwarePreset>> parsePresets(const std::string& text) {
     return out;
 }
 
+} // namespace
+
+Result<std::vector<HardwarePreset>> parsePresets(const std::string& text) {
+    // Each access is type-checked; the guard is for what cannot be (memory exhaustion).
+    try {
+        return parsePresetsUnguarded(text);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::ParseError, "presets file could not be read", e.what());
+    }
+}
+
 Result<std::vector<HardwarePreset>> loadBuiltinPresets() {
     auto path = findResource("presets.json");
-    if (!path) return path.error();
-    auto text = readTextFile(*path);
+    if (!path)
+        // A missing shipped file is a broken install (unreadable input, exit 3), not an argument.
+        return makeError(ErrorCode::IoError, path.error().message, path.error().details);
+    auto text = readRegularTextFile(*path);
     if (!text) return text.error();
     auto presets = parsePresets(*text);
-    if (!presets) {
-        Error e = presets.error();
-        e.message = "'" + *path + "': " + e.message;
-        return e;
-    }
+    // A bad preset is unreadable input (exit 3), the same as broken syntax.
+    if (!presets) return asFileContentError(presets.error(), "'" + *path + "'");
     return presets;
 }
 

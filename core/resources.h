@@ -3,6 +3,7 @@
 // HEADROOM_RESOURCES overrides both (tests, relocated installs).
 #pragma once
 
+#include "atomic_write.h"
 #include "result.h"
 
 #include <string>
@@ -12,13 +13,11 @@ namespace headroom {
 
 // Directories searched, in order: $HEADROOM_RESOURCES, <exe>/../share/headroom, the source tree.
 std::vector<std::string> resourceSearchPath();
-// Full path of the first existing `name`, or NotFound naming every place looked.
+// Full path of the first existing `name`, or NotFound naming every place looked; IoError when
+// the first one found is not a regular file (a FIFO, a directory).
 Result<std::string> findResource(const std::string& name);
-// Whole file as text (resources are small); IoError names the path.
+// Whole file as text via readRegularTextFile() (text_file.h): regular files only, size-capped.
 Result<std::string> readTextFile(const std::string& path);
-// Writes via a temporary file in the same folder and rename(), so a crash never leaves a torn
-// file; refuses to replace an existing file unless `overwrite`.
-Result<bool> writeFileAtomically(const std::string& path, const std::string& contents,
-                                 bool overwrite);
+// Output files: writeFileAtomically() lives in atomic_write.h (included for callers).
 
 } // namespace headroom

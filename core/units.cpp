@@ -46,36 +46,39 @@ bool equalsNoCase(std::string_view a, std::string_view b) {
     return true;
 }
 
+enum class Split { Ok, NotANumber, TooLarge };
+
 // Splits "1.5GiB" into a non-negative decimal number and a unit suffix. Only digits and one dot
-// are accepted in the number so "0x10", "1e9", "-1" and "nan" are all rejected.
-bool splitNumber(std::string_view s, double& number, std::string_view& unit, bool& integral,
-                 std::uint64_t& intValue) {
+// are accepted in the number so "0x10", "1e9", "-1" and "nan" are all rejected. A well-formed
+// number that does not fit 64 bits is TooLarge, so the message can say so instead of calling
+// "99999999999999999999" not a number.
+Split splitNumber(std::string_view s, double& number, std::string_view& unit, bool& integral,
+                  std::uint64_t& intValue) {
     size_t i = 0;
     bool sawDot = false, sawDigit = false;
     while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) {
         if (s[i] == '.') {
-            if (sawDot) return false;
+            if (sawDot) return Split::NotANumber;
             sawDot = true;
         } else {
             sawDigit = true;
         }
         ++i;
     }
-    if (!sawDigit) return false;
+    if (!sawDigit) return Split::NotANumber;
     std::string num(s.substr(0, i));
-    if (i > 19 + (sawDot ? 1 : 0) && !sawDot) return false; // more digits than u64 holds
     number = std::strtod(num.c_str(), nullptr);
     integral = !sawDot;
     intValue = 0;
+    unit = trim(s.substr(i));
     if (integral) {
         for (char c : num) {
             std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-            if (intValue > (UINT64_MAX - d) / 10) return false;
+            if (intValue > (UINT64_MAX - d) / 10) return Split::TooLarge;
             intValue = intValue * 10 + d;
         }
     }
-    unit = trim(s.substr(i));
-    return std::isfinite(number);
+    return std::isfinite(number) ? Split::Ok : Split::TooLarge;
 }
 
 } // namespace
@@ -93,7 +96,14 @@ Result<Bytes> parseSize(std::string_view text) {
                          "are read as binary units)");
     };
     if (s.empty()) return bad("empty");
-    if (!splitNumber(s, number, unit, integral, intValue)) return bad("not a non-negative number");
+    switch (splitNumber(s, number, unit, integral, intValue)) {
+    case Split::NotANumber:
+        return bad("not a non-negative number");
+    case Split::TooLarge:
+        return bad("larger than 1 PiB");
+    case Split::Ok:
+        break;
+    }
     Bytes scale = 0;
     struct U {
         const char* name;
@@ -118,6 +128,38 @@ Result<Bytes> parseSize(std::string_view text) {
     return value;
 }
 
+Result<std::vector<Bytes>> parseSizeList(std::string_view text, std::size_t max_items,
+                                         const std::string& flag) {
+    const std::string shown(text);
+    std::vector<Bytes> out;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t comma = text.find(',', start);
+        const std::string_view part = text.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        if (trim(part).empty())
+            return makeError(ErrorCode::InvalidArgument,
+                             flag + " '" + shown + "': an empty size in the list",
+                             "accepted: one size per GPU, comma-separated, e.g. 24GiB,12GiB");
+        auto v = parseSize(part);
+        if (!v) {
+            Error e = v.error();
+            e.message = flag + ": " + e.message;
+            return e;
+        }
+        out.push_back(*v);
+        if (out.size() > max_items)
+            return makeError(ErrorCode::InvalidArgument,
+                             flag + " '" + shown + "': more than " + std::to_string(max_items) +
+                                 " sizes",
+                             "one size per GPU; llama.cpp uses at most " +
+                                 std::to_string(max_items) + " devices (llama_max_devices)");
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
 Result<std::uint64_t> parseTokens(std::string_view text) {
     const std::string shown(text);
     std::string_view s = trim(text);
@@ -131,8 +173,9 @@ Result<std::uint64_t> parseTokens(std::string_view text) {
                          "(x1048576), or 'native'");
     };
     if (s.empty()) return bad("empty");
-    if (!splitNumber(s, number, unit, integral, intValue) || !integral)
-        return bad("not a whole non-negative number");
+    const Split split = splitNumber(s, number, unit, integral, intValue);
+    if (split == Split::TooLarge) return bad("larger than llama.cpp's 32-bit context size");
+    if (split != Split::Ok || !integral) return bad("not a whole non-negative number");
     std::uint64_t scale = 0;
     if (unit.empty())
         scale = 1;

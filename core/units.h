@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace headroom {
 
@@ -48,6 +49,12 @@ constexpr SignedBytes toSigned(Bytes b) {
 // users mean them), "24576MiB", "512M", "1.5GiB" or plain bytes. Rejects negatives, junk and
 // values above kMaxPlausibleBytes with a message naming the text.
 Result<Bytes> parseSize(std::string_view text);
+
+// Parses a comma-separated list of sizes, one per GPU ("24GiB,12GiB"). An empty item ("24GiB,",
+// ",8G", "") is an error, not a skipped GPU; more than `max_items` items is an error too. `flag`
+// names the option in messages ("--vram").
+Result<std::vector<Bytes>> parseSizeList(std::string_view text, std::size_t max_items,
+                                         const std::string& flag);
 
 // Parses a token count: "131072", "128K", "128k" (K = 1024 tokens, as the ladder uses).
 Result<std::uint64_t> parseTokens(std::string_view text);

@@ -1,6 +1,7 @@
 #include "hardwarejson.h"
 
 #include "hardware_json.h"
+#include "text_file.h"
 
 #include <QJsonDocument>
 
@@ -9,7 +10,9 @@ namespace headroom::ui {
 // One document shape for profiles, presets and the probe's output: core/hardware_json.h.
 
 QJsonObject snapshotToJson(const HardwareSnapshot& hw) {
-    return QJsonDocument::fromJson(QByteArray::fromStdString(hardwareToJson(hw).dump())).object();
+    // dumpJson: a name that is not valid UTF-8 is replaced instead of throwing.
+    return QJsonDocument::fromJson(QByteArray::fromStdString(dumpJson(hardwareToJson(hw), -1)))
+        .object();
 }
 
 Result<HardwareSnapshot> snapshotFromJson(const QByteArray& json) {

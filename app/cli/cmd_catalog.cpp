@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "plan_args.h"
 #include "planner.h"
+#include "text_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +35,11 @@ struct Row {
     std::string error;
 };
 
+// The message with its details (a JSON error's line and column, the accepted forms).
+std::string full(const Error& e) {
+    return e.details.empty() ? e.message : e.message + " (" + e.details + ")";
+}
+
 int rank(Verdict v) {
     return v == Verdict::Resident ? 0 : v == Verdict::Spilled ? 1 : 2;
 }
@@ -62,11 +68,11 @@ CommandRegistrar reg(
             if (fits_at) of.ctx = std::to_string(*fits_at);
             auto options = resolveOptions(of);
             if (!options)
-                return fail("catalog", options.error().message, exitCodeFor(options.error()));
+                return fail("catalog", full(options.error()), exitCodeFor(options.error()));
             auto hw = resolveHardware(cmd->hardware);
-            if (!hw) return fail("catalog", hw.error().message, exitCodeFor(hw.error()));
+            if (!hw) return fail("catalog", full(hw.error()), exitCodeFor(hw.error()));
             auto catalog = loadBuiltinCatalog();
-            if (!catalog) return fail("catalog", catalog.error().message, kExitUnreadableInput);
+            if (!catalog) return fail("catalog", full(catalog.error()), kExitUnreadableInput);
 
             std::vector<Row> rows;
             for (const auto& e : catalog->entries()) {
@@ -132,10 +138,9 @@ CommandRegistrar reg(
                     if (!r.error.empty()) j["error"] = r.error;
                     arr.push_back(j);
                 }
-                std::cout << nlohmann::json{{"schema", "headroom.catalog/1"},
-                                            {"hardware", hw->label},
-                                            {"models", arr}}
-                                 .dump(2)
+                std::cout << dumpJson(nlohmann::json{{"schema", "headroom.catalog/1"},
+                                                     {"hardware", hw->label},
+                                                     {"models", arr}})
                           << "\n";
                 return kExitOk;
             }

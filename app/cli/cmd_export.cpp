@@ -1,6 +1,7 @@
 // headroom-cli export: the launch of the plan that `plan` would print, written for llama-server,
 // llama-swap, Ollama or as the plan JSON. Files are written atomically and never replaced
 // without --force.
+#include "atomic_write.h"
 #include "commands.h"
 #include "export/json_export.h"
 #include "export/llama_server.h"
@@ -43,11 +44,25 @@ int run(const ExportCommand& c) {
     if (c.ttl < 0)
         return fail("export", "--ttl must be 0 (never unload) or a number of seconds",
                     kExitBadArguments);
-    // Refuse to clobber before spending time on planning (the write re-checks atomically).
-    std::error_code ec;
-    if (!c.output.empty() && !c.force && std::filesystem::exists(c.output, ec))
-        return fail("export", "'" + c.output + "' already exists (pass --force to replace it)",
-                    kExitBadArguments);
+    if (!c.port.empty()) {
+        // llama-server --port takes a TCP port: 1-65535 (0 would ask the OS for any port, which
+        // a launch config cannot then name).
+        const bool digits =
+            c.port.size() <= 5 && c.port.find_first_not_of("0123456789") == std::string::npos;
+        const unsigned long n = digits ? std::stoul(c.port) : 0;
+        if (!digits || n < 1 || n > 65535)
+            return fail("export", "--port '" + c.port + "' is not valid (accepted: 1 to 65535)",
+                        kExitBadArguments);
+    }
+    // Refuse an impossible target before spending time on planning: a device, FIFO or directory
+    // (never replaced), or an existing file without --force. The write re-checks atomically.
+    if (!c.output.empty() && c.output != "-")
+        if (auto ok = checkOutputTarget(c.output, c.force); !ok) {
+            const Error& e = ok.error();
+            return fail("export",
+                        e.details.empty() ? e.message : e.message + " (" + e.details + ")",
+                        exitCodeFor(e));
+        }
 
     auto plan = buildPlan(c.model, c.hardware, c.options);
     if (!plan) {
@@ -97,19 +112,14 @@ int run(const ExportCommand& c) {
         std::cout << *text;
         return std::cout.good() ? kExitOk : kExitUnreadableInput;
     }
-    auto written = writeFileAtomically(c.output, *text, c.force);
+    // A launch script is meant to be run: a new one is created 0777 minus the umask. A replaced
+    // file keeps its own permissions and owner (atomic_write.h).
+    auto written =
+        writeFileAtomically(c.output, *text, c.force, c.to == "llama-server" ? 0777 : 0666);
     if (!written) {
         const Error& e = written.error();
         return fail("export", e.details.empty() ? e.message : e.message + " (" + e.details + ")",
                     exitCodeFor(e));
-    }
-    if (c.to == "llama-server") {
-        // A launch script is meant to be run.
-        std::filesystem::permissions(c.output,
-                                     std::filesystem::perms::owner_exec |
-                                         std::filesystem::perms::group_exec |
-                                         std::filesystem::perms::others_exec,
-                                     std::filesystem::perm_options::add, ec);
     }
     std::cerr << "headroom-cli export: wrote " << c.output << "\n";
     return kExitOk;
@@ -146,7 +156,8 @@ CommandRegistrar reg(
             "The exported launch is the chosen rung of the plan `headroom-cli plan` prints for "
             "the same flags.\nExit codes: 0 written, 2 bad arguments (also: FILE exists without "
             "--force, or the plan refuses every context so there is nothing to launch), 3 "
-            "unreadable input or unwritable FILE, 4 probe failed.");
+            "unreadable input or unwritable FILE (a directory, FIFO or device node is never "
+            "replaced, even with --force), 4 probe failed.");
         return [cmd]() -> int { return run(*cmd); };
     });
 

@@ -2,6 +2,7 @@
 // lay the model out — architecture, quant, context, vocabulary, parameters, sizes, per-layer
 // cache kinds, tensor groups, split parts and caveats.
 #include "commands.h"
+#include "text_file.h"
 
 #include "arch/shape_from_gguf.h"
 #include "gguf/gguf_reader.h"
@@ -248,7 +249,7 @@ const CommandRegistrar registrar{
             auto shape = shapeFromGguf(*model);
             if (!shape) return fail("inspect", shape.error().message, kExitUnreadableInput);
             if (args->json)
-                std::cout << toJson(*shape, *model).dump(2) << "\n";
+                std::cout << dumpJson(toJson(*shape, *model)) << "\n";
             else
                 printText(std::cout, *shape, *model);
             return kExitOk;

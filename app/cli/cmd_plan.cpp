@@ -4,9 +4,12 @@
 #include "plan_format.h"
 #include "plan_json.h"
 #include "planner.h"
+#include "text_file.h"
 
-#include <filesystem>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <sys/stat.h>
 
 namespace headroom::cli {
 
@@ -39,7 +42,7 @@ CommandRegistrar
                                 exitCodeFor(e));
                 }
                 if (cmd->json)
-                    std::cout << planToJson(*plan).dump(2) << "\n";
+                    std::cout << dumpJson(planToJson(*plan)) << "\n";
                 else
                     std::cout << formatPlanTable(*plan);
                 return kExitOk;
@@ -56,12 +59,17 @@ Result<Plan> buildPlan(const ModelFlags& mf, const HardwareFlags& hf, const Opti
     auto model = resolveModel(mf);
     if (!model) return model.error();
     if (!of.mmproj.empty() && of.mmproj != "on") {
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(of.mmproj, ec);
-        if (ec)
+        // Only the size is read, but it must be a projector file: a directory or device has a
+        // size that means nothing.
+        struct stat st {};
+        if (::stat(of.mmproj.c_str(), &st) != 0)
             return makeError(ErrorCode::IoError,
-                             "--mmproj: cannot read '" + of.mmproj + "': " + ec.message());
-        options->mmproj_bytes = size;
+                             "--mmproj: cannot read '" + of.mmproj + "': " + std::strerror(errno));
+        if (!S_ISREG(st.st_mode))
+            return makeError(ErrorCode::IoError, "--mmproj: '" + of.mmproj + "' is " +
+                                                     fileKindName(st.st_mode) +
+                                                     ", not a projector .gguf file");
+        options->mmproj_bytes = static_cast<Bytes>(st.st_size);
     } else if (of.mmproj == "on" && model->mmproj_bytes == 0) {
         return makeError(ErrorCode::InvalidArgument,
                          "--mmproj on: model '" + model->id + "' has no projector in the catalog",

@@ -1,6 +1,7 @@
 // headroom-cli presets [--json]: the built-in hardware presets (resources/presets.json) that
 // `plan --preset ID` accepts, with the figures and where they come from.
 #include "commands.h"
+#include "text_file.h"
 
 #include "hardware_json.h"
 #include "hardware_presets.h"
@@ -37,7 +38,7 @@ const CommandRegistrar registrar{
                     j["source"] = p.citation;
                     arr.push_back(std::move(j));
                 }
-                std::cout << nlohmann::json{{"schema", kPresetsSchema}, {"presets", arr}}.dump(2)
+                std::cout << dumpJson(nlohmann::json{{"schema", kPresetsSchema}, {"presets", arr}})
                           << "\n";
                 return kExitOk;
             }

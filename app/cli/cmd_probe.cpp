@@ -4,8 +4,11 @@
 #include "commands.h"
 
 #ifdef HEADROOM_HAVE_PROBE
+#include "atomic_write.h"
 #include "hardware_json.h"
+#include "isolated.h"
 #include "probe.h"
+#include "text_file.h"
 
 #include <cstdio>
 #include <iostream>
@@ -89,8 +92,10 @@ const CommandRegistrar registrar{
     "probe", "What this machine has (GPUs, memory, bandwidth), with where each figure came from",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<ProbeArgs>();
-        sub.footer("Exit codes: 0 probed (even with no GPU), 2 bad arguments, 4 probe failed "
-                   "(system RAM unreadable).\nWith --json a failure prints "
+        sub.footer("Exit codes: 0 probed (even with no GPU), 2 bad arguments (also: --save FILE "
+                   "exists without --force), 3 --save FILE cannot be written (a directory, FIFO or "
+                   "device is never replaced), 4 probe failed (system RAM unreadable or "
+                   "implausible).\nWith --json a failure prints "
                    "{\"error\": {\"code\", \"message\", \"details\"}}.");
         sub.add_flag("--json", a->json, "Print the snapshot as headroom.hardware/1 JSON");
         sub.add_option("--save", a->save,
@@ -111,24 +116,42 @@ const CommandRegistrar registrar{
             if (!a->nvml.empty()) a->options.paths.nvml_libraries = {a->nvml};
             a->options.use_vulkan = !a->noVulkan;
             a->options.use_nvml = !a->noNvml;
+            // Vulkan and NVML run in child processes with a time limit: a hanging loader or
+            // driver (VK_ICD_FILENAMES naming a FIFO, a wedged GPU) costs seconds, not the probe.
+            a->options.isolate_timeout_ms = probe::detail::kIsolatedProbeTimeoutMs;
+            // Refuse an impossible --save target (a device, FIFO, directory; an existing file
+            // without --force) before probing; the write itself checks again, atomically.
+            if (!a->save.empty())
+                if (auto ok = checkOutputTarget(a->save, a->force); !ok)
+                    return fail("probe", ok.error().message,
+                                ok.error().code == ErrorCode::InvalidArgument
+                                    ? kExitBadArguments
+                                    : kExitUnreadableInput);
             auto hw = probe::probeHardware(a->options);
             if (!hw) {
                 if (a->json)
-                    std::cout << nlohmann::json{{"error",
-                                                 {{"code", errorCodeName(hw.error().code)},
-                                                  {"message", hw.error().message},
-                                                  {"details", hw.error().details}}}}
-                                     .dump(2)
+                    std::cout << dumpJson(nlohmann::json{{"error",
+                                                          {{"code", errorCodeName(hw.error().code)},
+                                                           {"message", hw.error().message},
+                                                           {"details", hw.error().details}}}})
                               << "\n";
                 return fail("probe", hw.error().message, kExitProbeFailed);
             }
             if (a->json)
-                std::cout << hardwareToJson(*hw).dump(2) << "\n";
+                std::cout << dumpJson(hardwareToJson(*hw)) << "\n";
             else
                 printHuman(*hw);
             if (!a->save.empty()) {
                 auto ok = saveHardwareProfile(a->save, *hw, a->force);
-                if (!ok) return fail("probe", ok.error().message, kExitUnreadableInput);
+                // An existing file without --force is a bad argument (2), as in export; a file
+                // that cannot be written is 3.
+                if (!ok)
+                    return fail(
+                        "probe",
+                        ok.error().message +
+                            (ok.error().details.empty() ? "" : " (" + ok.error().details + ")"),
+                        ok.error().code == ErrorCode::InvalidArgument ? kExitBadArguments
+                                                                      : kExitUnreadableInput);
                 if (!a->json) std::cout << "Saved profile: " << a->save << "\n";
             }
             return kExitOk;

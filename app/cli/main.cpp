@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,62 @@ std::vector<std::string> expandLlamaAliases(int argc, char** argv) {
     return args;
 }
 
+namespace {
+
+// Levenshtein distance, for "did you mean" on a misspelt subcommand.
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// The first word names no command: say so, with the closest names, instead of CLI11's
+// "A subcommand is required".
+std::optional<std::string> unknownCommandMessage(const std::vector<std::string>& args) {
+    if (args.size() < 2 || args[1].empty() || args[1][0] == '-') return std::nullopt;
+    std::string all, close;
+    for (const auto& info : commandRegistry()) {
+        if (info.name == args[1]) return std::nullopt;
+        all += (all.empty() ? "" : ", ") + info.name;
+        // Two edits (a swapped pair, a missing letter) or a prefix: a likely typo.
+        if (editDistance(args[1], info.name) <= 2 || info.name.rfind(args[1], 0) == 0)
+            close += (close.empty() ? "" : " or ") + ("'" + info.name + "'");
+    }
+    return "'" + args[1] + "' is not a command" +
+           (close.empty() ? std::string() : "; did you mean " + close + "?") +
+           " (commands: " + all + ")";
+}
+
+// An option given an empty value ("--preset ''", "-c ''", "--vram ''") is a mistake, never "not
+// given": CLI11 would store the empty string and the command would fall back to its default.
+std::optional<std::string> emptyValueMessage(const CLI::App& app) {
+    for (const CLI::Option* opt : app.get_options()) {
+        if (opt->count() == 0 || opt->get_type_size_max() == 0) continue; // not given, or a flag
+        for (const auto& v : opt->results())
+            if (v.find_first_not_of(" \t") == std::string::npos) {
+                std::string name = opt->get_name();
+                return name + ": an empty value is not accepted (" + opt->get_description() + ")";
+            }
+    }
+    // Every child, option groups included (the no-argument overload lists parsed subcommands
+    // only, and option groups are never "parsed").
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (auto m = emptyValueMessage(*sub)) return m;
+    return std::nullopt;
+}
+
+} // namespace
+
 } // namespace headroom::cli
 
 int main(int argc, char** argv) {
@@ -63,8 +120,12 @@ int main(int argc, char** argv) {
         runners[sub] = info.setup(*sub);
     }
 
+    std::vector<std::string> args = expandLlamaAliases(argc, argv);
+    if (auto m = unknownCommandMessage(args)) {
+        std::cerr << "headroom-cli: " << *m << "\n";
+        return kExitBadArguments;
+    }
     try {
-        std::vector<std::string> args = expandLlamaAliases(argc, argv);
         std::vector<std::string> rest(args.rbegin(), args.rend() - 1); // CLI11 wants them reversed
         app.parse(rest);
     } catch (const CLI::CallForHelp& e) {
@@ -75,6 +136,12 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e);
+        return kExitBadArguments;
+    }
+    if (auto m = emptyValueMessage(app)) {
+        for (auto& [sub, run] : runners)
+            if (sub->parsed()) return fail(sub->get_name(), *m, kExitBadArguments);
+        std::cerr << "headroom-cli: " << *m << "\n";
         return kExitBadArguments;
     }
     for (auto& [sub, run] : runners)

@@ -1,6 +1,7 @@
 // Where a plan's model comes from: the built-in catalog (--model ID[:QUANT]) or a GGUF file.
 #include "arch/shape_from_gguf.h"
 #include "catalog.h"
+#include "gguf/gguf_reader.h"
 #include "model_open.h"
 #include "plan_args.h"
 #include "remote/remote_gguf.h"
@@ -30,17 +31,28 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
         if (!catalog) return catalog.error();
         return catalog->shape(f.model_id);
     }
-    if (remote::isRemoteModelRef(f.path)) {
-        auto m = openModelHeader(f.path);
-        if (!m) return m.error();
-        return shapeFromGguf(*m);
-    }
-    auto shape = shapeFromGgufFile(f.path);
+    const bool remote = remote::isRemoteModelRef(f.path);
+    auto model = openModelHeader(f.path);
     // A model file that is missing or unreadable is "unreadable input" (exit 3), not a bad
     // argument like an unknown catalog id.
-    if (!shape && shape.error().code == ErrorCode::NotFound)
-        return makeError(ErrorCode::IoError, shape.error().message, shape.error().details);
-    return shape;
+    if (!model) {
+        if (!remote && (model.error().code == ErrorCode::NotFound ||
+                        model.error().code == ErrorCode::InvalidArgument))
+            return makeError(ErrorCode::IoError, model.error().message, model.error().details);
+        return model.error();
+    }
+    // llama.cpp refuses to load a split model with a part missing (llama_model_loader opens
+    // every split); planning part 1 alone would price a fraction of the weights and export a
+    // launch that cannot start.
+    if (!model->complete) {
+        std::string names;
+        for (const auto& p : model->missing_parts)
+            names += (names.empty() ? "'" : ", '") + p + "'";
+        return makeError(ErrorCode::IoError,
+                         "split model '" + f.path + "' is incomplete: missing part " + names,
+                         "llama.cpp loads every part; put them all next to the first");
+    }
+    return shapeFromGguf(*model);
 }
 
 } // namespace headroom::cli

@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "ggml_type.h"
+#include "probe/isolated.h"
 #include "probe/probe.h"
 #include "units.h"
 
@@ -95,25 +96,24 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
             req.kind = probe::HardwareRequest::Kind::ProfileFile;
             req.id_or_path = f.hardware_file;
         }
+        // plan/export/catalog probe by default: a hanging Vulkan loader or driver must cost
+        // seconds, not the command.
+        req.probe.isolate_timeout_ms = probe::detail::kIsolatedProbeTimeoutMs;
         return probe::resolveHardware(req);
     }
     {
         if (f.ram.empty())
             return makeError(ErrorCode::InvalidArgument, "--vram needs --ram too",
                              "e.g. --vram 24GiB --ram 64GiB");
-        std::vector<Bytes> vram;
-        std::stringstream ss(f.vram.empty() ? "0" : f.vram);
-        std::string part;
-        while (std::getline(ss, part, ',')) {
-            auto v = parseSize(part);
-            if (!v)
-                return makeError(ErrorCode::InvalidArgument, "--vram: " + withDetails(v.error()));
-            vram.push_back(*v);
+        auto vram = parseSizeList(f.vram.empty() ? "0" : f.vram, kMaxDevices, "--vram");
+        if (!vram) {
+            const Error& e = vram.error();
+            return makeError(ErrorCode::InvalidArgument, e.message, e.details);
         }
         auto ram = parseSize(f.ram);
         if (!ram)
             return makeError(ErrorCode::InvalidArgument, "--ram: " + withDetails(ram.error()));
-        HardwareSnapshot hw = snapshotFromSizes(vram, *ram, f.uma);
+        HardwareSnapshot hw = snapshotFromSizes(*vram, *ram, f.uma);
         if (auto ok = validateSnapshot(hw); !ok) return ok.error();
         return hw;
     }

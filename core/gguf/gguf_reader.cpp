@@ -1,6 +1,7 @@
 #include "gguf/gguf_reader.h"
 
 #include "gguf/gguf_wire.h"
+#include "text_file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -813,7 +814,8 @@ Result<GgufFile> readGgufFile(const std::string& path) {
     }
     // A FIFO or device would block or never end; only regular files are models.
     if (!S_ISREG(st.st_mode))
-        return makeError(ErrorCode::IoError, "'" + path + "' is not a regular file");
+        return makeError(ErrorCode::IoError,
+                         "'" + path + "' is " + fileKindName(st.st_mode) + ", not a GGUF file");
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return makeError(ErrorCode::IoError, "cannot open '" + path + "': " + std::strerror(errno));

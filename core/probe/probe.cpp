@@ -5,11 +5,13 @@
 #include "hardware_json.h"
 #include "hardware_presets.h"
 #include "host_memory.h"
+#include "isolated.h"
 #include "nvml.h"
 #include "pci_sysfs.h"
 #include "vulkan_probe.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace headroom::probe {
@@ -202,6 +204,122 @@ void fillHost(HardwareSnapshot& hw, const HostMemory& host) {
     hw.cgroup_usage = host.cgroup_usage;
 }
 
+// Drops a figure the profile reader would refuse, saying so. `what` names it for the note.
+void dropBytes(std::optional<Bytes>& v, const std::string& what, std::vector<std::string>& notes) {
+    if (v && *v > kMaxPlausibleBytes) {
+        notes.push_back(what + " read as " + std::to_string(*v) +
+                        " bytes (beyond 1 PiB): not plausible, dropped");
+        v.reset();
+    }
+}
+
+void dropRate(double& v, double max, const std::string& what, std::string& provenance,
+              std::vector<std::string>& notes) {
+    if (!std::isfinite(v) || v < 0 || v > max) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", v);
+        notes.push_back(what + " read as " + buf + ": not plausible, dropped");
+        v = 0;
+        provenance.clear();
+    }
+}
+
+void checkDevice(GpuDevice& g, std::vector<std::string>& notes, bool& implausibleSize) {
+    const std::string who = g.name.empty() ? std::string("a GPU") : g.name;
+    if (g.total_bytes > kMaxPlausibleBytes) {
+        notes.push_back(who + ": memory read as " + std::to_string(g.total_bytes) +
+                        " bytes (beyond 1 PiB): not plausible");
+        g.total_bytes = 0;
+        g.free_bytes.reset();
+        implausibleSize = true;
+    }
+    if (g.free_bytes && *g.free_bytes > g.total_bytes) g.free_bytes = g.total_bytes;
+    dropRate(g.bandwidth_gbs, kMaxPlausibleGbs, who + ": bandwidth (GB/s)", g.bandwidth_provenance,
+             notes);
+    dropRate(g.fp16_tflops, kMaxPlausibleTflops, who + ": FP16 TFLOPS", g.fp16_provenance, notes);
+    // PCIe 7 is the newest generation and x32 the widest link (hardware_json.cpp's limits).
+    if (g.pcie_gen > 7 || g.pcie_width > 32) {
+        notes.push_back(who + ": PCIe link gen " + std::to_string(g.pcie_gen) + " x" +
+                        std::to_string(g.pcie_width) + " is not plausible, dropped");
+        g.pcie_gen = g.pcie_width = 0;
+        g.pcie_provenance.clear();
+    }
+    for (auto& h : g.heaps) {
+        if (h.size > kMaxPlausibleBytes) h.size = 0;
+        if (h.budget && *h.budget > kMaxPlausibleBytes) h.budget.reset();
+        if (h.usage && *h.usage > kMaxPlausibleBytes) h.usage.reset();
+    }
+}
+
+// The probe reads kernel files and driver answers that a broken driver, a container's fake /proc
+// or an attacker controls. Nothing out of range is printed or saved: RAM is required, so an
+// implausible MemTotal fails the probe; any other figure is dropped with a note. The final
+// round trip through the profile reader guarantees `probe --save FILE` loads back.
+Result<HardwareSnapshot> checkProbedFigures(HardwareSnapshot hw) {
+    if (hw.ram_total > kMaxPlausibleBytes)
+        return makeError(ErrorCode::ProbeFailed,
+                         "system RAM read as " + std::to_string(hw.ram_total) +
+                             " bytes (beyond 1 PiB): " + hw.ram_provenance + " is not plausible");
+    std::vector<std::string> notes;
+    if (hw.ram_available && *hw.ram_available > hw.ram_total) {
+        notes.push_back("available RAM read above total RAM: dropped");
+        hw.ram_available.reset();
+    }
+    if (hw.swap_total > kMaxPlausibleBytes) {
+        notes.push_back("swap read as " + std::to_string(hw.swap_total) +
+                        " bytes (beyond 1 PiB): not plausible, dropped");
+        hw.swap_total = 0;
+        hw.swap_free.reset();
+    }
+    dropBytes(hw.swap_free, "free swap", notes);
+    dropBytes(hw.cgroup_limit, "cgroup memory limit", notes);
+    dropBytes(hw.cgroup_usage, "cgroup memory usage", notes);
+    dropRate(hw.host_bandwidth_gbs, kMaxPlausibleGbs, "host memory bandwidth (GB/s)",
+             hw.host_bandwidth_provenance, notes);
+    dropRate(hw.cpu_tflops, kMaxPlausibleTflops, "CPU TFLOPS", hw.cpu_tflops_provenance, notes);
+    // 4096 hardware threads: the profile reader's limit (hardware_json.cpp).
+    if (hw.cpu_threads > 4096) {
+        notes.push_back("CPU threads read as " + std::to_string(hw.cpu_threads) +
+                        ": not plausible, dropped");
+        hw.cpu_threads = 0;
+    }
+    std::vector<GpuDevice> planned;
+    for (auto& g : hw.gpus) {
+        bool implausible = false;
+        checkDevice(g, notes, implausible);
+        if (implausible) {
+            g.note = "memory size not plausible; plan with --vram SIZE" +
+                     (g.note.empty() ? std::string() : "; " + g.note);
+            hw.ignored_devices.push_back(std::move(g));
+        } else if (planned.size() >= kMaxDevices) {
+            g.note = "more than " + std::to_string(kMaxDevices) +
+                     " GPUs: llama.cpp uses at most that many (llama_max_devices)" +
+                     (g.note.empty() ? std::string() : "; " + g.note);
+            hw.ignored_devices.push_back(std::move(g));
+        } else {
+            planned.push_back(std::move(g));
+        }
+    }
+    hw.gpus = std::move(planned);
+    for (auto& g : hw.ignored_devices) {
+        bool implausible = false;
+        checkDevice(g, notes, implausible);
+    }
+    if (hw.ignored_devices.size() > kMaxIgnoredDevices) {
+        notes.push_back(std::to_string(hw.ignored_devices.size() - kMaxIgnoredDevices) +
+                        " more unusable devices not listed");
+        hw.ignored_devices.resize(kMaxIgnoredDevices);
+    }
+    if (hw.uma && hw.gpus.size() != 1) hw.uma = false;
+    for (auto& n : notes)
+        hw.notes.push_back(std::move(n));
+    hw.label = makeLabel(hw);
+    if (auto back = hardwareFromJson(hardwareToJson(hw)); !back)
+        return makeError(ErrorCode::ProbeFailed,
+                         "the probe read a figure out of range: " + back.error().message);
+    return hw;
+}
+
 } // namespace
 
 Result<HardwareSnapshot> probeHardware(const ProbeOptions& o) {
@@ -232,13 +350,25 @@ Result<HardwareSnapshot> probeHardware(const ProbeOptions& o) {
     std::vector<SysfsGpu> sys;
     if (o.use_sysfs) sys = readSysfsGpus(o.paths);
     NvmlResult nvml;
-    if (o.use_nvml) nvml = readNvml(o.paths.nvml_libraries);
     VulkanResult vk;
-    std::vector<VulkanDeviceInfo> vkDevices;
-    if (o.use_vulkan) {
-        vk = readVulkan(o.paths.vulkan_library);
-        vkDevices = dedupeVulkanDevices(vk.devices, hw.notes);
+    if (o.isolate_timeout_ms > 0) {
+        IsolatedSources src = readSourcesIsolated(o.use_vulkan, o.paths.vulkan_library, o.use_nvml,
+                                                  o.paths.nvml_libraries, o.isolate_timeout_ms);
+        vk = std::move(src.vulkan);
+        nvml = std::move(src.nvml);
+        // A Vulkan timeout is vk.failure, which the notes below always carry. NVML's notes are
+        // otherwise shown only when an NVIDIA device was seen; a hang is said regardless.
+        if (src.nvml_timed_out) {
+            for (const auto& n : nvml.notes)
+                hw.notes.push_back(n);
+            nvml.notes.clear();
+        }
+    } else {
+        if (o.use_nvml) nvml = readNvml(o.paths.nvml_libraries);
+        if (o.use_vulkan) vk = readVulkan(o.paths.vulkan_library);
     }
+    std::vector<VulkanDeviceInfo> vkDevices;
+    if (o.use_vulkan) vkDevices = dedupeVulkanDevices(vk.devices, hw.notes);
 
     std::vector<Candidate> cands;
     std::vector<bool> sysUsed(sys.size()), nvUsed(nvml.gpus.size());
@@ -389,7 +519,7 @@ Result<HardwareSnapshot> probeHardware(const ProbeOptions& o) {
         hw.notes.push_back("no GPU to plan for: " + joinNotes(why) + "; plans use system RAM only");
     }
     hw.label = makeLabel(hw);
-    return hw;
+    return checkProbedFigures(std::move(hw));
 }
 
 std::vector<std::string> refreshLiveMemory(HardwareSnapshot& hw, const ProbeOptions& o) {

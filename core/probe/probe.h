@@ -34,9 +34,16 @@ struct ProbeOptions {
     bool use_vulkan = true;
     bool use_nvml = true;
     bool use_sysfs = true;
+    // > 0: Vulkan and NVML enumerate in child processes that are killed after this many ms
+    // (isolated.h), so a hanging loader or driver costs seconds, never the command. The CLI
+    // sets it; 0 (in-process) is for tests that drive the readers directly.
+    int isolate_timeout_ms = 0;
 };
 
-// Full enumeration. Error (ProbeFailed) only when not even system RAM could be read.
+// Full enumeration. Error (ProbeFailed) only when not even system RAM could be read, or it reads
+// as implausible (MemTotal beyond 1 PiB). Every other figure is range-checked before it is
+// returned: one out of range is dropped with a note, so what is printed or saved always loads
+// back as a profile (hardwareFromJson).
 Result<HardwareSnapshot> probeHardware(const ProbeOptions& options = {});
 
 // Live update, cheap: re-reads free memory only (NVML free, amdgpu mem_info_*_used, Vulkan

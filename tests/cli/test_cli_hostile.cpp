@@ -1,0 +1,683 @@
+// headroom-cli against hostile input, one class at a time: arguments, hardware profiles,
+// resource files, output files, model paths, probe environments and concurrent writers. Every
+// case asserts the documented exit code (2 bad arguments, 3 unreadable input or unwritable file,
+// 4 probe failed) and that the message names the input; every run is bounded by 5 s and, outside
+// sanitizer builds, by 2 GiB of address space (RLIMIT_AS), and no run may end in a signal.
+#include "gguf/gguf_reader.h"
+#include "gguf/gguf_writer.h"
+#include "probe/fake_tree.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace headroom;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+// ASan reserves terabytes of shadow address space and runs code several times slower: no
+// address-space limit, and three times the time.
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+// The contract's bound on any single command (issue 13): 5 s.
+constexpr int kLimitMs = kSanitized ? 15000 : 5000;
+// 2 GiB of address space: the bound the issue sets for any input.
+constexpr rlim_t kAddressSpace = rlim_t{2} * 1024 * 1024 * 1024;
+
+struct Run {
+    int code = -1; // -1: killed at the time limit; -2: ended by a signal
+    QByteArray out, err;
+    qint64 ms = 0;
+};
+
+QProcessEnvironment baseEnv() {
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    return env;
+}
+
+void configure(QProcess& p, int umaskValue) {
+    p.setChildProcessModifier([umaskValue] {
+        if (umaskValue >= 0) ::umask(static_cast<mode_t>(umaskValue));
+        if (!kSanitized) {
+            rlimit rl{kAddressSpace, kAddressSpace};
+            ::setrlimit(RLIMIT_AS, &rl);
+        }
+    });
+}
+
+Run finish(QProcess& p, const QElapsedTimer& t) {
+    Run r;
+    if (!p.waitForFinished(kLimitMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.ms = t.elapsed();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+    r.ms = t.elapsed();
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+Run runCli(const QStringList& args, const QProcessEnvironment& env = baseEnv(),
+           int umaskValue = -1) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    configure(p, umaskValue);
+    QElapsedTimer t;
+    t.start();
+    p.start(QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli"), args);
+    return finish(p, t);
+}
+
+// For arguments that are not valid UTF-8 (QProcess passes QStrings as UTF-8): the shell builds
+// them with printf. `script` sees the binary as $0.
+Run runShell(const QString& script, const QProcessEnvironment& env = baseEnv()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    configure(p, -1);
+    QElapsedTimer t;
+    t.start();
+    p.start("/bin/sh", {"-c", script, QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli")});
+    return finish(p, t);
+}
+
+std::string describe(const Run& r) {
+    return "exit " + std::to_string(r.code) + " after " + std::to_string(r.ms) +
+           " ms; stderr: " + r.err.toStdString();
+}
+
+void writeFile(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+// A machine every plan can use: 24 GiB GPU, 64 GiB RAM.
+const char* kProfile = R"({"schema": "headroom.hardware/1", "label": "test box",
+  "devices": [{"name": "GPU0", "backend": "cuda", "total_bytes": 25769803776}],
+  "ram": {"total_bytes": 68719476736}})";
+
+// A tiny llama GGUF the planner accepts: 2 blocks, 256 embd, 4 heads (the shape tests' model).
+GgufWriter tinyLlama() {
+    GgufWriter w;
+    w.set("general.architecture", GgufValue::string("llama"));
+    w.set("llama.context_length", GgufValue::u32(8192));
+    w.set("llama.embedding_length", GgufValue::u32(256));
+    w.set("llama.block_count", GgufValue::u32(2));
+    w.set("llama.attention.head_count", GgufValue::u32(4));
+    w.set("llama.feed_forward_length", GgufValue::u32(1024));
+    w.addTensor("token_embd.weight", {256, 1000}, GgmlType::F16);
+    for (int b = 0; b < 2; ++b)
+        w.addTensor("blk." + std::to_string(b) + ".attn_q.weight", {256, 256}, GgmlType::F16);
+    return w;
+}
+
+} // namespace
+
+class CliHostileTest : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir tmp_;
+    std::string dir_, fifo_, subdir_, profile_, model_;
+
+    std::string path(const std::string& name) const { return dir_ + "/" + name; }
+
+    // Replaces {dir}, {fifo}, {subdir}, {profile}, {model} in a case's arguments.
+    QStringList expand(const QStringList& args) const {
+        QStringList out;
+        for (QString a : args) {
+            a.replace("{dir}", QString::fromStdString(dir_));
+            a.replace("{fifo}", QString::fromStdString(fifo_));
+            a.replace("{subdir}", QString::fromStdString(subdir_));
+            a.replace("{profile}", QString::fromStdString(profile_));
+            a.replace("{model}", QString::fromStdString(model_));
+            out << a;
+        }
+        return out;
+    }
+
+    static mode_t modeOf(const std::string& p) {
+        struct stat st {};
+        return ::lstat(p.c_str(), &st) == 0 ? st.st_mode : 0;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(tmp_.isValid());
+        dir_ = tmp_.path().toStdString();
+        fifo_ = path("fifo");
+        QCOMPARE(::mkfifo(fifo_.c_str(), 0600), 0);
+        subdir_ = path("subdir");
+        fs::create_directories(subdir_);
+        profile_ = path("box.json");
+        writeFile(profile_, kProfile);
+        model_ = path("tiny.gguf");
+        QVERIFY(tinyLlama().write(model_).has_value());
+        // Hostile profiles.
+        writeFile(path("syntax.json"), "{\"ram\": {\"total_bytes\": 1024,}");
+        writeFile(path("overflow.json"), "{\"ram\": {\"total_bytes\": 1e400}}");
+        writeFile(path("emptyram.json"), "{\"ram\": {}}");
+        writeFile(path("typeerr.json"), "{\"ram\": {\"total_bytes\": \"lots\"}}");
+        writeFile(path("negative.json"), "{\"ram\": {\"total_bytes\": -1}}");
+        writeFile(path("deep.json"), std::string(100000, '[') + std::string(100000, ']'));
+        std::string many = "{\"ram\": {\"total_bytes\": 1024}, \"devices\": [";
+        // 17 devices: one more than llama.cpp's llama_max_devices() = 16.
+        for (int i = 0; i < 17; ++i)
+            many += std::string(i ? "," : "") + "{\"total_bytes\": 1125899906842624}";
+        writeFile(path("many.json"), many + "]}");
+        // 17 MiB: past the 16 MiB cap on any text file (a sparse file; nothing is written).
+        {
+            const int fd = ::open(path("huge.json").c_str(), O_CREAT | O_WRONLY, 0644);
+            QVERIFY(fd >= 0);
+            QCOMPARE(::ftruncate(fd, 17 * 1024 * 1024), 0);
+            ::close(fd);
+        }
+        fs::create_symlink("/dev/zero", path("zero.json"));
+        // Split models: parts 1 and 3 of 3 (2 missing), and a pair whose part 2 claims 4 parts.
+        for (int part : {1, 3}) {
+            GgufWriter w = tinyLlama();
+            w.set("split.no", GgufValue::u16(static_cast<std::uint16_t>(part - 1)));
+            w.set("split.count", GgufValue::u16(3));
+            QVERIFY(w.write(ggufSplitPath(path("split"), part, 3)).has_value());
+        }
+        for (int part : {1, 2}) {
+            GgufWriter w = tinyLlama();
+            w.set("split.no", GgufValue::u16(static_cast<std::uint16_t>(part - 1)));
+            w.set("split.count", GgufValue::u16(part == 2 ? 4 : 2));
+            QVERIFY(w.write(ggufSplitPath(path("odd"), part, 2)).has_value());
+        }
+    }
+
+    // ---- arguments: exit 2, the message names the option --------------------------------------
+    void badArgumentsAreRefusedNamingTheOption_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("named");
+        const QStringList m{"plan", "--model", "qwen3-8b"};
+        const QStringList hw{"--vram", "24GiB", "--ram", "64GiB"};
+        QTest::newRow("empty --preset") << m + QStringList{"--preset", ""} << "--preset";
+        QTest::newRow("empty --hardware") << m + QStringList{"--hardware", ""} << "--hardware";
+        QTest::newRow("empty --vram") << m + QStringList{"--vram", "", "--ram", "8G"} << "--vram";
+        QTest::newRow("trailing comma in --vram")
+            << m + QStringList{"--vram", "24GiB,", "--ram", "64GiB"} << "--vram";
+        QTest::newRow("leading comma in --vram")
+            << m + QStringList{"--vram", ",24GiB", "--ram", "64GiB"} << "--vram";
+        QTest::newRow("17 GPUs in --vram")
+            << m + QStringList{"--vram", "1G,1G,1G,1G,1G,1G,1G,1G,1G,1G,1G,1G,1G,1G,1G,1G,1G",
+                               "--ram", "64GiB"}
+            << "--vram";
+        QTest::newRow("--vram too large")
+            << m + QStringList{"--vram", "99999999999999999999", "--ram", "64GiB"} << "larger than";
+        QTest::newRow("empty -c") << m + hw + QStringList{"-c", ""} << "--ctx-size";
+        QTest::newRow("-c too large")
+            << m + hw + QStringList{"-c", "99999999999999999999"} << "larger than";
+        QTest::newRow("empty -ctk") << m + hw + QStringList{"-ctk", ""} << "--cache-type-k";
+        QTest::newRow("unknown -ctv") << m + hw + QStringList{"-ctv", "q9"} << "q9";
+        QTest::newRow("empty --reserve") << m + hw + QStringList{"--reserve", ""} << "--reserve";
+        QTest::newRow("empty --mmproj") << m + hw + QStringList{"--mmproj", ""} << "--mmproj";
+        QTest::newRow("empty model path") << QStringList{"plan", ""} + hw << "MODEL";
+        QTest::newRow("export --port abc")
+            << QStringList{"export",   "--to",   "llama-server", "--model",
+                           "qwen3-8b", "--port", "abc"} +
+                   hw
+            << "--port";
+        QTest::newRow("export --port 99999")
+            << QStringList{"export",   "--to",   "llama-server", "--model",
+                           "qwen3-8b", "--port", "99999"} +
+                   hw
+            << "--port";
+        QTest::newRow("export --port 0")
+            << QStringList{"export", "--to", "llama-server", "--model", "qwen3-8b", "--port", "0"} +
+                   hw
+            << "--port";
+        QTest::newRow("misspelt subcommand") << QStringList{"plna", "--model", "x"} << "'plan'";
+        QTest::newRow("catalog empty --fits-at")
+            << QStringList{"catalog", "--fits-at", ""} + hw << "--fits-at";
+    }
+    void badArgumentsAreRefusedNamingTheOption() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, named);
+        const Run r = runCli(expand(args));
+        QVERIFY2(r.code == 2, describe(r).c_str());
+        QVERIFY2(r.err.contains(named.toUtf8()), describe(r).c_str());
+    }
+
+    // ---- hardware profiles: exit 3 in plan, export and catalog, naming the file ---------------
+    void hostileProfilesAreUnreadableInputInEveryCommand_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("reason");
+        for (const char* cmd : {"plan", "export", "catalog"}) {
+            const auto row = [&](const char* name, const char* file, const char* reason) {
+                QTest::newRow((std::string(cmd) + ": " + name).c_str()) << cmd << file << reason;
+            };
+            row("FIFO", "{fifo}", "FIFO");
+            row("directory", "{subdir}", "directory");
+            row("symlink to /dev/zero", "{dir}/zero.json", "character device");
+            row("17 MiB file", "{dir}/huge.json", "too large");
+            row("syntax error", "{dir}/syntax.json", "line 1");
+            row("number beyond double", "{dir}/overflow.json", "1e400");
+            row("\"ram\": {}", "{dir}/emptyram.json", "total_bytes");
+            row("string for bytes", "{dir}/typeerr.json", "total_bytes");
+            row("negative bytes", "{dir}/negative.json", "total_bytes");
+            row("nested 100000 deep", "{dir}/deep.json", "nested");
+            row("17 devices", "{dir}/many.json", "devices");
+            row("missing file", "{dir}/nope.json", "No such file");
+        }
+    }
+    void hostileProfilesAreUnreadableInputInEveryCommand() {
+        QFETCH(QString, command);
+        QFETCH(QString, file);
+        QFETCH(QString, reason);
+        QStringList args{command};
+        if (command == "export")
+            args << "--to"
+                 << "json";
+        if (command != "catalog")
+            args << "--model"
+                 << "qwen3-8b";
+        args << "--hardware" << file;
+        const Run r = runCli(expand(args));
+        QVERIFY2(r.code == 3, describe(r).c_str());
+        const QString shown = expand({file}).front();
+        QVERIFY2(r.err.contains(shown.toUtf8()), describe(r).c_str());
+        QVERIFY2(r.err.contains(reason.toUtf8()), describe(r).c_str());
+    }
+
+    // ---- resource files ($HEADROOM_RESOURCES): exit 3 in every command that reads them --------
+    void hostileResourceFilesAreUnreadableInput_data() {
+        QTest::addColumn<QString>("file");    // catalog.json or presets.json
+        QTest::addColumn<QString>("content"); // "" with kind "fifo" / "dir"
+        QTest::addColumn<QString>("kind");    // text, fifo, dir
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        const QStringList hw{"--vram", "24GiB", "--ram", "64GiB"};
+        const QString badEntry = R"({"schema": "headroom.catalog/1", "models": [{"id": "x"}]})";
+        QTest::newRow("bad catalog entry: plan")
+            << "catalog.json" << badEntry << "text" << QStringList{"plan", "--model", "x"} + hw
+            << "catalog entry";
+        QTest::newRow("bad catalog entry: catalog")
+            << "catalog.json" << badEntry << "text" << QStringList{"catalog"} + hw
+            << "catalog entry";
+        QTest::newRow("catalog number beyond double")
+            << "catalog.json"
+            << R"({"schema": "headroom.catalog/1", "models": [1e400]})"
+            << "text" << QStringList{"catalog"} + hw << "1e400";
+        QTest::newRow("catalog is a FIFO") << "catalog.json"
+                                           << ""
+                                           << "fifo" << QStringList{"catalog"} + hw << "FIFO";
+        QTest::newRow("catalog is a directory")
+            << "catalog.json"
+            << ""
+            << "dir" << QStringList{"plan", "--model", "x"} + hw << "directory";
+        QTest::newRow("bad preset: plan --preset")
+            << "presets.json"
+            << R"({"presets": [{"id": "a", "source": "s", "ram": {}}]})"
+            << "text" << QStringList{"plan", "--model", "qwen3-8b", "--preset", "a"}
+            << "total_bytes";
+        QTest::newRow("presets number beyond double: presets")
+            << "presets.json"
+            << R"({"presets": [{"id": "a", "ram": {"total_bytes": -1e999}}]})"
+            << "text" << QStringList{"presets"} << "1e999";
+    }
+    void hostileResourceFilesAreUnreadableInput() {
+        QFETCH(QString, file);
+        QFETCH(QString, content);
+        QFETCH(QString, kind);
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        QTemporaryDir res;
+        QVERIFY(res.isValid());
+        const std::string p = res.path().toStdString() + "/" + file.toStdString();
+        if (kind == "fifo")
+            QCOMPARE(::mkfifo(p.c_str(), 0600), 0);
+        else if (kind == "dir")
+            fs::create_directories(p);
+        else
+            writeFile(p, content.toStdString());
+        auto env = baseEnv();
+        env.insert("HEADROOM_RESOURCES", res.path());
+        const Run r = runCli(args, env);
+        QVERIFY2(r.code == 3, describe(r).c_str());
+        QVERIFY2(r.err.contains(file.toUtf8()), describe(r).c_str());
+        QVERIFY2(r.err.contains(reason.toUtf8()), describe(r).c_str());
+    }
+
+    // ---- output files: never a device, FIFO or directory; modes kept; umask honoured ---------
+    void devicesFifosAndDirectoriesAreNeverReplaced_data() {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("/dev/null") << "/dev/null"
+                                   << "character device";
+        QTest::newRow("FIFO") << "{fifo}"
+                              << "FIFO";
+        QTest::newRow("directory") << "{subdir}"
+                                   << "directory";
+    }
+    void devicesFifosAndDirectoriesAreNeverReplaced() {
+        QFETCH(QString, target);
+        QFETCH(QString, kind);
+        const std::string t = expand({target}).front().toStdString();
+        const mode_t before = modeOf(t);
+        for (const char* cmd : {"export", "probe"}) {
+            const QStringList args =
+                QString(cmd) == "export"
+                    ? QStringList{"export",     "--to",      "json", "--model", "qwen3-8b",
+                                  "--hardware", "{profile}", "-o",   target,    "--force"}
+                    : QStringList{"probe", "--no-vulkan", "--no-nvml", "--save", target, "--force"};
+            const Run r = runCli(expand(args));
+            QVERIFY2(r.code == 3, (cmd + (": " + describe(r))).c_str());
+            QVERIFY2(r.err.contains(QString::fromStdString(t).toUtf8()), describe(r).c_str());
+            QVERIFY2(r.err.contains(kind.toUtf8()), describe(r).c_str());
+            // Same kind of object as before (st_mode's type bits): nothing was replaced.
+            QCOMPARE(modeOf(t) & S_IFMT, before & S_IFMT);
+        }
+    }
+
+    void anExistingFileIsKeptWithoutForceAndItsModeKeptWithForce() {
+        const std::string out = path("secret.json");
+        writeFile(out, "old");
+        QCOMPARE(::chmod(out.c_str(), 0600), 0);
+        const QStringList base{"export",
+                               "--to",
+                               "json",
+                               "--model",
+                               "qwen3-8b",
+                               "--hardware",
+                               QString::fromStdString(profile_),
+                               "-o",
+                               QString::fromStdString(out)};
+        const Run kept = runCli(base);
+        QVERIFY2(kept.code == 2, describe(kept).c_str());
+        QVERIFY(kept.err.contains("already exists"));
+        std::ifstream in(out);
+        std::string text((std::istreambuf_iterator<char>(in)), {});
+        QCOMPARE(text, std::string("old"));
+        const Run forced = runCli(base + QStringList{"--force"});
+        QVERIFY2(forced.code == 0, describe(forced).c_str());
+        // 0600 before, 0600 after: --force must not widen who can read the file.
+        QCOMPARE(modeOf(out) & 07777, mode_t{0600});
+        QCOMPARE(modeOf(out) & S_IFMT, mode_t{S_IFREG});
+    }
+
+    void aNewFileHonoursTheUmask_data() {
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<int>("expected");
+        // 0666 & ~077 = 0600 for data; 0777 & ~077 = 0700 for a launch script.
+        QTest::newRow("json") << "json" << 0600;
+        QTest::newRow("llama-server script") << "llama-server" << 0700;
+    }
+    void aNewFileHonoursTheUmask() {
+        QFETCH(QString, to);
+        QFETCH(int, expected);
+        const std::string out = path("umask-" + to.toStdString());
+        const Run r = runCli({"export", "--to", to, "--model", "qwen3-8b", "--hardware",
+                              QString::fromStdString(profile_), "-o", QString::fromStdString(out)},
+                             baseEnv(), 077);
+        QVERIFY2(r.code == 0, describe(r).c_str());
+        QCOMPARE(static_cast<int>(modeOf(out) & 07777), expected);
+    }
+
+    void aDanglingSymlinkIsReplacedOnlyWithForceAndNothingIsCreatedWhereItPoints() {
+        const std::string link = path("dangling.json");
+        const std::string pointee = path("pointee-never-created.json");
+        fs::create_symlink(pointee, link);
+        const QStringList args{"probe", "--no-vulkan", "--no-nvml", "--save",
+                               QString::fromStdString(link)};
+        const Run refused = runCli(args);
+        QVERIFY2(refused.code == 2, describe(refused).c_str());
+        QVERIFY(refused.err.contains("dangling.json"));
+        QVERIFY(S_ISLNK(modeOf(link)));
+        const Run forced = runCli(args + QStringList{"--force"});
+        QVERIFY2(forced.code == 0, describe(forced).c_str());
+        QVERIFY(S_ISREG(modeOf(link)));
+        QVERIFY(!fs::exists(pointee));
+    }
+
+    void aSymlinkToAFileIsWrittenThroughAndStaysALink() {
+        const std::string real = path("real-profile.json");
+        const std::string link = path("link-profile.json");
+        writeFile(real, "old");
+        fs::create_symlink(real, link);
+        const Run r = runCli({"probe", "--no-vulkan", "--no-nvml", "--save",
+                              QString::fromStdString(link), "--force"});
+        QVERIFY2(r.code == 0, describe(r).c_str());
+        QVERIFY(S_ISLNK(modeOf(link)));
+        // The saved profile loads back through the link.
+        const Run plan = runCli(
+            {"plan", "--model", "qwen3-8b", "--hardware", QString::fromStdString(link), "--json"});
+        QVERIFY2(plan.code == 0, describe(plan).c_str());
+    }
+
+    // ---- concurrency: of 10 writers without --force exactly one wins ---------------------------
+    void tenConcurrentSavesToOnePathHaveExactlyOneWinner() {
+        const std::string out = path("race.json");
+        std::vector<std::unique_ptr<QProcess>> procs;
+        for (int i = 0; i < 10; ++i) {
+            auto p = std::make_unique<QProcess>();
+            configure(*p, -1);
+            p->start(QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli"),
+                     {"probe", "--no-vulkan", "--no-nvml", "--json", "--save",
+                      QString::fromStdString(out)});
+            procs.push_back(std::move(p));
+        }
+        int winners = 0, refused = 0;
+        for (auto& p : procs) {
+            QVERIFY(p->waitForFinished(kLimitMs * 2));
+            QCOMPARE(p->exitStatus(), QProcess::NormalExit);
+            if (p->exitCode() == 0) ++winners;
+            if (p->exitCode() == 2 && p->readAllStandardError().contains("already exists"))
+                ++refused;
+        }
+        QCOMPARE(winners, 1);
+        QCOMPARE(refused, 9);
+        // No temporary file is left behind next to it.
+        int entries = 0;
+        for (const auto& e : fs::directory_iterator(dir_))
+            entries += e.path().filename().string().rfind(".race.json", 0) == 0;
+        QCOMPARE(entries, 0);
+    }
+
+    // ---- model paths ---------------------------------------------------------------------------
+    void hostileModelPathsAreUnreadableInput_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<bool>("asMmproj"); // also refused as --mmproj FILE
+        QTest::newRow("FIFO") << "{fifo}"
+                              << "FIFO" << true;
+        QTest::newRow("directory") << "{subdir}"
+                                   << "directory" << true;
+        QTest::newRow("missing") << "{dir}/none.gguf"
+                                 << "No such file" << true;
+        QTest::newRow("split part 2 of 3 missing") << "{dir}/split-00001-of-00003.gguf"
+                                                   << "split-00002-of-00003.gguf" << false;
+        QTest::newRow("split part says it is of 4") << "{dir}/odd-00001-of-00002.gguf"
+                                                    << "odd-00002-of-00002.gguf" << false;
+    }
+    void hostileModelPathsAreUnreadableInput() {
+        QFETCH(QString, model);
+        QFETCH(QString, reason);
+        QFETCH(bool, asMmproj);
+        for (const char* cmd : {"plan", "export"}) {
+            QStringList args{cmd, model, "--hardware", "{profile}"};
+            if (QString(cmd) == "export")
+                args << "--to"
+                     << "json";
+            const Run r = runCli(expand(args));
+            QVERIFY2(r.code == 3, describe(r).c_str());
+            QVERIFY2(r.err.contains(reason.toUtf8()), describe(r).c_str());
+        }
+        if (!asMmproj) return;
+        const Run mmproj = runCli(
+            expand({"plan", "--model", "qwen3-8b", "--hardware", "{profile}", "--mmproj", model}));
+        QVERIFY2(mmproj.code == 3, describe(mmproj).c_str());
+        QVERIFY2(mmproj.err.contains("--mmproj"), describe(mmproj).c_str());
+        QVERIFY2(mmproj.err.contains(reason.toUtf8()), describe(mmproj).c_str());
+    }
+
+    // ---- invalid UTF-8 in what is printed: every --json output parses --------------------------
+    void invalidUtf8NeverBreaksJsonOutput_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<bool>("replaced"); // the bad byte reaches the output as U+FFFD
+        // \377 is 0xff, never valid in UTF-8. The profile and model are copied under such names.
+        const QString bad = QString::fromStdString(dir_) + "/bad$(printf '\\377')";
+        const QString hw = "--hardware \"" + bad + ".json\"";
+        QTest::newRow("plan --json")
+            << "exec \"$0\" plan --model qwen3-8b " + hw + " --json" << true;
+        QTest::newRow("export --to json")
+            << "exec \"$0\" export --to json --model qwen3-8b " + hw << true;
+        QTest::newRow("inspect --json")
+            << "exec \"$0\" inspect \"" + bad + ".gguf\" --json" << true;
+        QTest::newRow("catalog --json") << "exec \"$0\" catalog " + hw + " --json" << false;
+        QTest::newRow("presets --json")
+            << "HEADROOM_RESOURCES=\"" + bad + "\" exec \"$0\" presets --json" << false;
+        QTest::newRow("probe --json (CPU name)")
+            << "exec \"$0\" probe --json --no-vulkan --no-nvml --proc-root \"" +
+                   QString::fromStdString(dir_) + "/badproc\" --sys-root \"" +
+                   QString::fromStdString(dir_) + "/badsys\""
+            << true;
+    }
+    void invalidUtf8NeverBreaksJsonOutput() {
+        QFETCH(QString, script);
+        QFETCH(bool, replaced);
+        const std::string bad = dir_ + "/bad\xff";
+        fs::copy_file(profile_, bad + ".json", fs::copy_options::overwrite_existing);
+        fs::copy_file(model_, bad + ".gguf", fs::copy_options::overwrite_existing);
+        fs::create_directories(bad);
+        fs::copy_file(std::string(HEADROOM_SOURCE_DIR "/resources/presets.json"),
+                      bad + "/presets.json", fs::copy_options::overwrite_existing);
+        test::FakeTree::write(dir_ + "/badproc", "meminfo",
+                              "MemTotal: 16777216 kB\nMemAvailable: 8388608 kB\n");
+        test::FakeTree::write(dir_ + "/badproc", "cpuinfo",
+                              "processor : 0\nmodel name : Bad\xff\xfe CPU\n");
+        fs::create_directories(dir_ + "/badsys");
+        const Run r = runShell(script);
+        QVERIFY2(r.code == 0, describe(r).c_str());
+        const json j = json::parse(r.out.toStdString(), nullptr, false);
+        QVERIFY2(!j.is_discarded(), r.out.left(400).constData());
+        // U+FFFD in UTF-8 is EF BF BD.
+        if (replaced) QVERIFY2(r.out.contains("\xEF\xBF\xBD"), r.out.left(400).constData());
+    }
+
+    // ---- probe environments --------------------------------------------------------------------
+    // Older Vulkan loaders block reading an ICD manifest that is a FIFO (VK_ICD_FILENAMES); the
+    // default probe of plan and catalog must stay bounded with it set, whatever the loader does.
+    void aFifoAsVulkanIcdNeverHangsACommand_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("probe --json") << QStringList{"probe", "--json"};
+        QTest::newRow("plan probes by default") << QStringList{"plan", "--model", "qwen3-8b"};
+        QTest::newRow("catalog probes by default") << QStringList{"catalog"};
+    }
+    void aFifoAsVulkanIcdNeverHangsACommand() {
+        QFETCH(QStringList, args);
+        auto env = baseEnv();
+        env.insert("VK_ICD_FILENAMES", QString::fromStdString(fifo_));
+        env.insert("VK_DRIVER_FILES", QString::fromStdString(fifo_));
+        const Run r = runCli(args, env);
+        QVERIFY2(r.code == 0, describe(r).c_str());
+    }
+
+    // A loader or driver that hangs for certain (its library's constructor never returns): the
+    // probe answers after its 3 s limit, saying which source timed out.
+    void aHangingLoaderOrDriverIsNamedAndCostsOnlyTheTimeLimit_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("Vulkan") << QStringList{"--vulkan-library", HEADROOM_HANG_LIB, "--no-nvml"}
+                                << "Vulkan timed out";
+        QTest::newRow("NVML") << QStringList{"--nvml-library", HEADROOM_HANG_LIB, "--no-vulkan"}
+                              << "NVML timed out";
+    }
+    void aHangingLoaderOrDriverIsNamedAndCostsOnlyTheTimeLimit() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        const Run r = runCli(QStringList{"probe", "--json"} + args);
+        QVERIFY2(r.code == 0, describe(r).c_str());
+        QVERIFY2(r.out.contains(says.toUtf8()), r.out.left(2000).constData());
+        // The limit is 3 s (kIsolatedProbeTimeoutMs); the rest of the probe is milliseconds.
+        QVERIFY2(r.ms >= 2900, std::to_string(r.ms).c_str());
+    }
+
+    void implausibleProbeFiguresAreRefusedOrDroppedAndTheSavedProfileLoadsBack() {
+        // MemTotal of 2^64-1 kB: the whole probe fails (exit 4), naming the figure.
+        const std::string bigProc = dir_ + "/bigproc";
+        test::FakeTree::write(bigProc, "meminfo", "MemTotal: 18446744073709551615 kB\n");
+        test::FakeTree::write(bigProc, "cpuinfo", "processor : 0\n");
+        fs::create_directories(dir_ + "/emptysys");
+        const Run big = runCli({"probe", "--json", "--no-vulkan", "--no-nvml", "--proc-root",
+                                QString::fromStdString(bigProc), "--sys-root",
+                                QString::fromStdString(dir_ + "/emptysys")});
+        QVERIFY2(big.code == 4, describe(big).c_str());
+        QVERIFY2(big.err.contains("system RAM"), describe(big).c_str());
+        // cpu MHz 1e300 on 8 AVX2 cores: 8 x 1e297 GHz x 32 FLOPs / 1000 = 2.56e296 TFLOPS, beyond
+        // the 100000 TFLOPS limit: dropped with a note, and the saved profile loads back.
+        const std::string fastProc = dir_ + "/fastproc";
+        test::FakeTree::write(fastProc, "meminfo",
+                              "MemTotal: 16777216 kB\nMemAvailable: 8388608 kB\n");
+        test::FakeTree::write(fastProc, "cpuinfo",
+                              "processor : 0\nmodel name : Fast\ncpu cores : 8\n"
+                              "cpu MHz : 1e300\nflags : fpu avx2 fma\n");
+        const std::string saved = path("fast-profile.json");
+        const Run fast = runCli({"probe", "--json", "--no-vulkan", "--no-nvml", "--proc-root",
+                                 QString::fromStdString(fastProc), "--sys-root",
+                                 QString::fromStdString(dir_ + "/emptysys"), "--save",
+                                 QString::fromStdString(saved)});
+        QVERIFY2(fast.code == 0, describe(fast).c_str());
+        const json j = json::parse(fast.out.toStdString(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        QCOMPARE(j.at("cpu").at("tflops").get<double>(), 0.0);
+        QVERIFY(fast.out.contains("CPU TFLOPS read as"));
+        const Run back = runCli(
+            {"plan", "--model", "qwen3-8b", "--hardware", QString::fromStdString(saved), "--json"});
+        QVERIFY2(back.code == 0, describe(back).c_str());
+    }
+
+    // ---- range: 16 GPUs of 1 PiB each plan without a negative or wrapped size ------------------
+    void sixteenHugeGpusPlanWithEverySizeInRange() {
+        QStringList vram;
+        for (int i = 0; i < 16; ++i)
+            vram << "1048576GiB"; // 1 PiB, the largest size accepted
+        const Run r = runCli({"plan", "--model", "qwen3-8b", "--vram", vram.join(','), "--ram",
+                              "1048576GiB", "--json"});
+        QVERIFY2(r.code == 0, describe(r).c_str());
+        const json j = json::parse(r.out.toStdString(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        // Every *_bytes field that is a size (not a signed budget) is non-negative, and every
+        // number is below 2^63 (16 x 2^50 = 2^54 at most).
+        std::function<void(const json&, const std::string&)> walk = [&](const json& v,
+                                                                        const std::string& key) {
+            if (v.is_object()) {
+                for (auto it = v.begin(); it != v.end(); ++it)
+                    walk(it.value(), it.key());
+            } else if (v.is_array()) {
+                for (const auto& e : v)
+                    walk(e, key);
+            } else if (v.is_number_integer() && key.find("budget") == std::string::npos &&
+                       key.find("usable") == std::string::npos) {
+                QVERIFY2(v.is_number_unsigned() || v.get<std::int64_t>() >= 0, key.c_str());
+            }
+        };
+        walk(j, "");
+        QVERIFY(!QTest::currentTestFailed());
+    }
+};
+
+QTEST_APPLESS_MAIN(CliHostileTest)
+#include "test_cli_hostile.moc"
