@@ -7,8 +7,8 @@
 # find_package() looked for, Qt 6 components and their transitive find_dependency() included.
 # Each config file found is mapped to the Debian package that owns it (dpkg -S); that package
 # must be in PACKAGES_FILE or in the dependency closure of its packages
-# (apt-cache depends --recurse, Depends and Pre-Depends only). A config that was looked for
-# that no Debian package owns fails too. Exit 0 when all are accounted for.
+# (apt-cache depends --recurse, Depends and Pre-Depends only). A config that no Debian package
+# owns (built from source into /usr/local, say) fails too. Exit 0 when all are accounted for.
 # With --configure-failed LOG (after configure stopped; LOG is its output) it names each package
 # config that was looked for and not found; after a successful configure those are optional.
 set -eu

@@ -2,7 +2,9 @@
 # Static checks run by the test command after the build:
 #  1. every C/C++ source in the tree is named in a CMakeLists.txt (the source lists are explicit,
 #     so a file that is in none would silently not be built or tested);
-#  2. clang-tidy (the repo's .clang-tidy) on the .cpp files that changed: against the merge base
+#  2. sources cite llama.cpp functions or docs/sources.md, never a file outside the repository
+#     or a path on someone's machine;
+#  3. clang-tidy (the repo's .clang-tidy) on the .cpp files that changed: against the merge base
 #     with origin/main (or a local main) when this branch has commits of its own, otherwise those
 #     of the last commit
 #     (a clean clone of main lints what its last commit touched), plus uncommitted edits. With no
@@ -26,6 +28,16 @@ for f in $(git ls-files '*.cpp' '*.c' | grep -v '^tests/validation/'); do
     fail=1
   fi
 done
+
+# The reference notes the project was planned from are not part of the repository; docs/sources.md
+# is what code may cite.
+outside='planning-core-spec|peers\.md|DESIGN\.md|\.\./shared/|/work/|/home/[a-z]|/Users/[A-Za-z]|spec §'
+if git grep -n -I -E "$outside" -- core app ui tests bench packaging resources scripts \
+  ':!scripts/lint.sh' ':!tests/validation/measured.json' >&2; then
+  echo "lint: the lines above cite something outside the repository; cite a llama.cpp function" \
+    "or docs/sources.md instead" >&2
+  fail=1
+fi
 
 head=$(git rev-parse HEAD)
 range=""
