@@ -68,3 +68,10 @@ endif()
 if(TARGET test_cli_remote AND TARGET headroom_remote)
   target_link_libraries(test_cli_remote PRIVATE headroom_remote)
 endif()
+# Both remote-model tests run tests/common/gguf_http_server.py (python3) on the loopback address.
+foreach(t test_cli_remote test_modelpicker_remote)
+  if(TARGET ${t})
+    target_compile_definitions(${t} PRIVATE
+      HEADROOM_GGUF_HTTP_SERVER="${CMAKE_CURRENT_SOURCE_DIR}/common/gguf_http_server.py")
+  endif()
+endforeach()

@@ -18,15 +18,9 @@ public:
     bool start(const QString& root, const QString& mode, const QString& stats,
                const QString& token = {}) {
         stats_ = stats;
-        // HEADROOM_TEST_FIXTURES is tests/fixtures, which need not exist: clean the path first.
-        QStringList args = {
-            QDir::cleanPath(HEADROOM_TEST_FIXTURES "/../common/gguf_http_server.py"),
-            "--root",
-            root,
-            "--mode",
-            mode,
-            "--stats",
-            stats};
+        // The build defines where the script is (tests/CMakeLists.txt, per test target).
+        const QString script = QStringLiteral(HEADROOM_GGUF_HTTP_SERVER);
+        QStringList args = {script, "--root", root, "--mode", mode, "--stats", stats};
         if (!token.isEmpty()) args << "--token" << token;
         p_.start("python3", args);
         if (!p_.waitForStarted(10000)) return false;
