@@ -285,6 +285,8 @@ void MainWindow::buildMenus() {
     QAction* open = file->addAction(tr("&Open GGUF…"), m_picker, &ModelPicker::promptOpenFile);
     open->setObjectName(QStringLiteral("actionOpenGguf"));
     open->setShortcut(QKeySequence::Open);
+    QAction* url = file->addAction(tr("Open &URL…"), m_picker, &ModelPicker::promptOpenUrl);
+    url->setObjectName(QStringLiteral("actionOpenUrl"));
     m_recent_menu = file->addMenu(tr("Open &Recent"));
     m_recent_menu->setObjectName(QStringLiteral("recentMenu"));
     QAction* scan = file->addAction(tr("&Scan Folder…"), m_picker, &ModelPicker::promptScanFolder);

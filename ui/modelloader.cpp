@@ -2,6 +2,7 @@
 
 #include "core/gguf/gguf_reader.h"
 #include "core/gguf/model_scanner.h"
+#include "core/remote/remote_gguf.h"
 
 #include "arch/shape_from_gguf.h"
 
@@ -12,8 +13,13 @@
 namespace headroom::ui {
 
 Result<ModelShape> loadModelFile(const QString& path) {
-    const std::string p = QFileInfo(path).absoluteFilePath().toStdString();
-    auto model = openGgufModel(p);
+    // https://… and hf:OWNER/REPO[:QUANT] (File > Open URL…): the header over HTTP ranges
+    // (core/remote), on this worker thread like a file.
+    const bool is_remote = remote::isRemoteModelRef(path.toStdString());
+    const std::string p =
+        is_remote ? path.toStdString() : QFileInfo(path).absoluteFilePath().toStdString();
+    auto model = is_remote ? remote::openRemoteGgufModel(p, remote::remoteOptionsFromEnvironment())
+                           : openGgufModel(p);
     if (!model) return model.error();
     if (model->is_projector)
         return makeError(ErrorCode::Unsupported,

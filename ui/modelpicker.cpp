@@ -1,11 +1,14 @@
 #include "modelpicker.h"
 
+#include "core/remote/remote_gguf.h"
+
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -178,13 +181,16 @@ void ModelPicker::openFile(const QString& path) {
         watcher->deleteLater();
         --m_loading;
         const Result<ModelShape> r = watcher->result();
+        // A URL or hf: reference is kept as typed; a file by its absolute path.
+        const bool is_remote = remote::isRemoteModelRef(path.toStdString());
         if (!r) {
             showError(
-                tr("Cannot open %1: %2").arg(QFileInfo(path).fileName(), qs(r.error().message)));
+                tr("Cannot open %1: %2")
+                    .arg(is_remote ? path : QFileInfo(path).fileName(), qs(r.error().message)));
             return;
         }
         m_catalog->addModel(*r);
-        rememberRecent(QFileInfo(path).absoluteFilePath());
+        rememberRecent(is_remote ? path : QFileInfo(path).absoluteFilePath());
         selectModelId(qs(r->id));
     });
     watcher->setFuture(QtConcurrent::run([path] { return loadModelFile(path); }));
@@ -196,6 +202,20 @@ void ModelPicker::promptOpenFile() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open GGUF model"), start,
                                                       tr("GGUF models (*.gguf);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
+}
+
+void ModelPicker::promptOpenUrl() {
+    const QString ref =
+        QInputDialog::getText(this, tr("Open URL"),
+                              tr("An https:// GGUF address or hf:OWNER/REPO[:QUANT] (only the "
+                                 "header is read):"))
+            .trimmed();
+    if (ref.isEmpty()) return;
+    if (!remote::isRemoteModelRef(ref.toStdString())) {
+        showError(tr("%1 is neither an http(s):// address nor hf:OWNER/REPO").arg(ref));
+        return;
+    }
+    openFile(ref);
 }
 
 void ModelPicker::promptScanFolder() {

@@ -49,6 +49,8 @@ public:
     QString errorText() const;
 
     void promptOpenFile();
+    // Asks for an https:// GGUF address or hf:OWNER/REPO[:QUANT] and opens it (header only).
+    void promptOpenUrl();
     void promptScanFolder();
 
 Q_SIGNALS:

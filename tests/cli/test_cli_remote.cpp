@@ -3,6 +3,7 @@
 // serving files written by GgufWriter, and the plan is the local file's plan; offline fails
 // fast with exit 3; fetched headers are cached; a server that ignores Range is read no further
 // than needed.
+#include "common/gguf_http_server.h"
 #include "gguf/gguf_writer.h"
 #include "remote/remote_gguf.h"
 
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 using namespace headroom;
+using headroom::test::Server;
 
 namespace {
 
@@ -50,49 +52,6 @@ Run runCli(const QStringList& args, const QMap<QString, QString>& env) {
             QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError()), t.elapsed()};
 }
-
-// The loopback server, started on a free port and stopped with the test.
-class Server {
-public:
-    bool start(const QString& root, const QString& mode, const QString& stats,
-               const QString& token = {}) {
-        stats_ = stats;
-        QStringList args = {QStringLiteral(HEADROOM_GGUF_HTTP_SERVER),
-                            "--root",
-                            root,
-                            "--mode",
-                            mode,
-                            "--stats",
-                            stats};
-        if (!token.isEmpty()) args << "--token" << token;
-        p_.start("python3", args);
-        if (!p_.waitForStarted(10000)) return false;
-        while (!p_.canReadLine())
-            if (!p_.waitForReadyRead(10000)) return false;
-        const QString line = QString::fromUtf8(p_.readLine()).trimmed();
-        if (!line.startsWith("PORT ")) return false;
-        port_ = line.mid(5).toInt();
-        return port_ > 0;
-    }
-    void stop() {
-        if (p_.state() != QProcess::NotRunning) {
-            p_.kill();
-            p_.waitForFinished();
-        }
-    }
-    ~Server() { stop(); }
-    QString base() const { return QStringLiteral("http://127.0.0.1:%1").arg(port_); }
-    nlohmann::json stats() const {
-        QFile f(stats_);
-        if (!f.open(QIODevice::ReadOnly)) return {};
-        return nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
-    }
-
-private:
-    QProcess p_;
-    QString stats_;
-    int port_ = 0;
-};
 
 constexpr std::uint32_t kLayers = 4;
 constexpr std::uint64_t kEmbd = 2048;

@@ -1,4 +1,4 @@
-// Fitting a capacity plan to live free memory (planning-core-spec §2.11, Hermes
+// Fitting a capacity plan to live free memory (docs/sources.md, Hermes live fit:
 // fit_to_free_memory): the live re-plan is a fresh plan_launch on the live budget — without the
 // requested-window restore, and free to choose the other MTP posture — and only the window moves,
 // only down.
@@ -117,8 +117,8 @@ private slots:
 
     void aLiveReadingThatHoldsNothingKeepsTheFloorAndThePosture() {
         // 3 GB free on the 48 GiB card leaves a negative live budget (3 000 000 000 B - 4.32
-        // GiB): neither posture runs resident at any rung, so the floor is held (spec §2.11 step
-        // 4) with the capacity plan's posture.
+        // GiB): neither posture runs resident at any rung, so the floor is held (Hermes
+        // fit_to_free_memory, its last step) with the capacity plan's posture.
         HardwareSnapshot hw = snapshotFromSizes({48 * GiB}, 64 * GiB, false);
         hw.gpus[0].free_bytes = Bytes{3'000'000'000};
         PlanOptions o;
