@@ -1,6 +1,7 @@
 #include "whypanel.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -163,6 +164,12 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     outer->addLayout(mtpRow);
     outer->addWidget(m_remedy_box);
 
+    // Wrapped labels in a layout get the height their size hint asked for at some earlier
+    // width; each keeps its minimum height at what its current width needs, so its last line
+    // is never cut (the panel scrolls instead).
+    for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth})
+        l->installEventFilter(this);
+
     connect(m_rungs, &QComboBox::activated, this, [this](int i) {
         m_row = i;
         render();
@@ -183,6 +190,17 @@ void WhyPanel::clear(const QString& message) {
     for (QPushButton* b : m_remedy_buttons)
         delete b;
     m_remedy_buttons.clear();
+}
+
+bool WhyPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() == QEvent::Resize)
+        if (auto* l = qobject_cast<QLabel*>(watched)) fitHeight(l);
+    return QWidget::eventFilter(watched, e);
+}
+
+void WhyPanel::fitHeight(QLabel* l) {
+    const int need = l->text().isEmpty() ? 0 : l->heightForWidth(l->width());
+    if (need != l->minimumHeight()) l->setMinimumHeight(need);
 }
 
 QString WhyPanel::growthText() const {
@@ -328,6 +346,8 @@ void WhyPanel::render() {
                     .arg(r.speed.prefill_tok_s, 0, 'f', 0);
     }
     m_numbers->setText(html);
+    for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth})
+        fitHeight(l); // new text, same width: its height may have changed
     if (!r.refusal) return;
     int i = 0;
     for (const Remedy& remedy : r.refusal->remedies) {
