@@ -56,6 +56,7 @@ protected:
 private:
     void render();
     static void fitHeight(QLabel* l);
+    void setRemedyCount(size_t n);
     void renderMtp(const Rung& r);
 
     Plan m_plan;
