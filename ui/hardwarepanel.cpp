@@ -86,6 +86,11 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
                    tr("VRAM of each GPU, comma-separated: 24GiB or 24GiB,12GiB; 0 for CPU only"));
     m_vram->setPlaceholderText(tr("VRAM e.g. 24GiB,12GiB"));
     m_vram->setMaximumWidth(140);
+    m_gpu = named(new QComboBox, "gpuCombo", tr("GPU by name"),
+                  tr("Pick a GPU by name: its VRAM, bandwidth and compute come with it (from the "
+                     "cited presets); typed VRAM sizes still work"));
+    m_gpu->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_gpu->setMinimumContentsLength(10);
     m_ram = named(new QLineEdit, "ramEdit", tr("System RAM"), tr("System RAM, e.g. 64GiB"));
     m_ram->setPlaceholderText(tr("RAM e.g. 64GiB"));
     m_ram->setMaximumWidth(100);
@@ -128,6 +133,7 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
     row->addWidget(m_live_label);
     row->addWidget(m_live_check);
     row->addSpacing(8);
+    row->addWidget(m_gpu);
     row->addWidget(m_vram);
     row->addWidget(m_ram);
     row->addWidget(m_uma);
@@ -176,6 +182,10 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
             setMachineSource(m_presets->itemText(0)); // the first item names what is in use
         }
     });
+    connect(m_gpu, &QComboBox::activated, this, [this](int index) {
+        if (index < 1 || index > int(m_gpu_choices.size())) return;
+        selectGpu(QString::fromStdString(m_gpu_choices[size_t(index - 1)].name));
+    });
     connect(m_save, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Save hardware profile"), QString(), tr("Hardware profile (*.json)"));
@@ -204,6 +214,8 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
 void HardwarePanel::loadPresets() {
     m_presets->clear();
     m_presets->addItem(tr("Preset…"));
+    m_gpu->clear();
+    m_gpu->addItem(tr("GPU…"));
 #ifdef HEADROOM_HAVE_PRESETS
     auto presets = loadBuiltinPresets();
     if (!presets) {
@@ -214,6 +226,25 @@ void HardwarePanel::loadPresets() {
         m_presets->addItem(qs(p.hw.label.empty() ? p.id : p.hw.label), qs(p.id));
         m_presets->setItemData(m_presets->count() - 1, qs(p.citation), Qt::ToolTipRole);
         m_preset_snapshots.push_back(p.hw);
+        // The GPUs the presets cite, once each by name; a unified-memory GPU is its machine,
+        // not a card to put in another one.
+        if (p.hw.uma) continue;
+        for (const GpuDevice& g : p.hw.gpus) {
+            bool known = false;
+            for (const GpuDevice& k : m_gpu_choices)
+                known = known || k.name == g.name;
+            if (known) continue;
+            m_gpu_choices.push_back(g);
+            m_gpu->addItem(QStringLiteral("%1 (%2)").arg(qs(g.name), bytesText(g.total_bytes)),
+                           qs(g.name));
+            m_gpu->setItemData(m_gpu->count() - 1,
+                               tr("%1: %2, %3 GB/s, %4 FP16 TFLOPS (%5)")
+                                   .arg(qs(g.name), bytesText(g.total_bytes))
+                                   .arg(g.bandwidth_gbs)
+                                   .arg(g.fp16_tflops)
+                                   .arg(qs(p.citation)),
+                               Qt::ToolTipRole);
+        }
     }
 #else
     m_presets->setEnabled(false);
@@ -227,6 +258,31 @@ bool HardwarePanel::selectPreset(const QString& id) {
     m_presets->setCurrentIndex(index);
     clearError();
     setSnapshot(m_preset_snapshots[size_t(index - 1)]);
+    return true;
+}
+
+bool HardwarePanel::selectGpu(const QString& name) {
+    const GpuDevice* pick = nullptr;
+    for (const GpuDevice& g : m_gpu_choices)
+        if (qs(g.name) == name) pick = &g;
+    if (!pick) return false;
+    // One card of that model in this machine: RAM and CPU figures stay as they are.
+    HardwareSnapshot hw = m_snapshot;
+    hw.gpus = {*pick};
+    hw.gpus.front().free_bytes.reset();
+    hw.uma = false;
+    hw.label.clear();
+    hw.source = "user";
+    if (hw.ram_total == 0) {
+        showError(tr("Enter the system RAM too (e.g. 64GiB)"));
+        m_snapshot = hw;
+        refreshLabels();
+        return true;
+    }
+    clearError();
+    setSnapshot(hw);
+    setMachineSource(tr("Custom"));
+    m_gpu->setCurrentIndex(m_gpu->findData(name));
     return true;
 }
 
@@ -282,6 +338,12 @@ void HardwarePanel::refreshLabels() {
     for (const auto& n : hw.notes)
         tip << qs(n);
     m_summary->setToolTip(tip.join(QLatin1Char('\n')));
+    {
+        // The GPU list names the card in use when it is one of the known ones.
+        const int gpuIndex =
+            hw.gpus.size() == 1 && !hw.uma ? m_gpu->findData(qs(hw.gpus.front().name)) : -1;
+        m_gpu->setCurrentIndex(gpuIndex > 0 ? gpuIndex : 0);
+    }
     {
         const QSignalBlocker b1(m_vram), b2(m_ram), b3(m_uma);
         m_vram->setText(hw.gpus.empty() ? QStringLiteral("0") : sizesText(hw));

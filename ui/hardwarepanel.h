@@ -48,6 +48,8 @@ public:
     Result<bool> saveProfile(const QString& path) const;
     // Built-in presets by id ("rtx-4090"); false when unknown.
     bool selectPreset(const QString& id);
+    // One GPU by name (from the presets' GPUs), keeping the machine's RAM; false when unknown.
+    bool selectGpu(const QString& name);
     // What the preset combo shows: a preset's name, "Custom", "Probed: …" or "Profile: …".
     QString presetText() const;
 
@@ -75,6 +77,8 @@ private:
     QPushButton* m_probe_button;
     QProgressBar* m_progress;
     QComboBox* m_presets;
+    QComboBox* m_gpu;
+    std::vector<GpuDevice> m_gpu_choices;
     QLineEdit* m_vram;
     QLineEdit* m_ram;
     QCheckBox* m_uma;

@@ -25,6 +25,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -195,7 +196,20 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     bl->addWidget(m_why);
     bl->addWidget(m_export);
     bl->addStretch(1);
-    m_right_splitter->addWidget(bottom);
+    // The verdict, its numbers, the remedies and the export scroll when the window is short
+    // (1366×768, 200 %): cut-off remedy rows would hide the fix the user is looking for.
+    auto* bottomScroll = new QScrollArea;
+    bottomScroll->setObjectName(QStringLiteral("whyScroll"));
+    bottomScroll->setWidgetResizable(true);
+    bottomScroll->setFrameShape(QFrame::NoFrame);
+    bottomScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Always there: a scroll bar that appears on demand narrows the wrapped labels after their
+    // height was settled, and their last line would be cut.
+    bottomScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    bottomScroll->setWidget(bottom);
+    // Not a stop of its own: Tab walks its buttons and the area scrolls to each one.
+    bottomScroll->setFocusPolicy(Qt::NoFocus);
+    m_right_splitter->addWidget(bottomScroll);
     m_right_splitter->setStretchFactor(0, 3);
     m_right_splitter->setStretchFactor(1, 2);
     rl->addWidget(m_right_splitter, 1);

@@ -1,6 +1,7 @@
 #include "whypanel.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -163,6 +164,12 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     outer->addLayout(mtpRow);
     outer->addWidget(m_remedy_box);
 
+    // Wrapped labels in a layout get the height their size hint asked for at some earlier
+    // width; each keeps its minimum height at what its current width needs, so its last line
+    // is never cut (the panel scrolls instead).
+    for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth})
+        l->installEventFilter(this);
+
     connect(m_rungs, &QComboBox::activated, this, [this](int i) {
         m_row = i;
         render();
@@ -180,9 +187,18 @@ void WhyPanel::clear(const QString& message) {
     m_mtp->hide();
     m_mtp_button->hide();
     m_growth->hide();
-    for (QPushButton* b : m_remedy_buttons)
-        delete b;
-    m_remedy_buttons.clear();
+    setRemedyCount(0);
+}
+
+bool WhyPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() == QEvent::Resize)
+        if (auto* l = qobject_cast<QLabel*>(watched)) fitHeight(l);
+    return QWidget::eventFilter(watched, e);
+}
+
+void WhyPanel::fitHeight(QLabel* l) {
+    const int need = l->text().isEmpty() ? 0 : l->heightForWidth(l->width());
+    if (need != l->minimumHeight()) l->setMinimumHeight(need);
 }
 
 QString WhyPanel::growthText() const {
@@ -278,11 +294,36 @@ QString WhyPanel::numbersText() const {
     return m_numbers->text();
 }
 
+void WhyPanel::setRemedyCount(size_t n) {
+    // Buttons are kept and relabelled from plan to plan: creating and deleting widgets on
+    // every option change costs a relayout of the whole panel (bench_ui_latency).
+    while (m_remedy_buttons.size() > n) {
+        delete m_remedy_buttons.back();
+        m_remedy_buttons.pop_back();
+    }
+    while (m_remedy_buttons.size() < n) {
+        const size_t i = m_remedy_buttons.size();
+        auto* b = new QPushButton(m_remedy_box);
+        b->setObjectName(QStringLiteral("remedyButton%1").arg(i));
+        b->setFlat(true);
+        b->setStyleSheet(QStringLiteral("text-align: left; padding: 3px 6px;"));
+        // A flat, style-sheeted button sizes to the cap height: leave room for descenders and
+        // underscores ("q4_0") so they are not cut.
+        b->setMinimumHeight(b->fontMetrics().height() + 8);
+        b->setCursor(Qt::PointingHandCursor);
+        connect(b, &QPushButton::clicked, this, [this, i] {
+            if (m_has_plan && m_row >= 0 && m_plan.rungs[size_t(m_row)].refusal &&
+                i < m_plan.rungs[size_t(m_row)].refusal->remedies.size())
+                Q_EMIT remedyChosen(m_plan.rungs[size_t(m_row)].refusal->remedies[i].options);
+        });
+        m_remedy_layout->addWidget(b);
+        m_remedy_buttons.push_back(b);
+    }
+}
+
 void WhyPanel::render() {
-    for (QPushButton* b : m_remedy_buttons)
-        delete b;
-    m_remedy_buttons.clear();
     if (!m_has_plan || m_row < 0) {
+        setRemedyCount(0);
         if (m_has_plan) m_sentence->setText(tr("The plan has no rungs."));
         m_numbers->clear();
         m_mtp->hide();
@@ -328,9 +369,12 @@ void WhyPanel::render() {
                     .arg(r.speed.prefill_tok_s, 0, 'f', 0);
     }
     m_numbers->setText(html);
+    for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth})
+        fitHeight(l); // new text, same width: its height may have changed
+    setRemedyCount(r.refusal ? r.refusal->remedies.size() : 0);
     if (!r.refusal) return;
-    int i = 0;
-    for (const Remedy& remedy : r.refusal->remedies) {
+    for (size_t i = 0; i < r.refusal->remedies.size(); ++i) {
+        const Remedy& remedy = r.refusal->remedies[i];
         const QString text =
             remedy.saves_bytes > 0
                 ? tr("→ %1 (saves %2)%3")
@@ -338,25 +382,16 @@ void WhyPanel::render() {
                            remedy.fixes ? QStringLiteral(" ✓") : QString())
                 : tr("→ %1%2").arg(qs(remedy.label),
                                    remedy.fixes ? QStringLiteral(" ✓") : QString());
+        QPushButton* b = m_remedy_buttons[i];
         // '&' in a label would turn into a keyboard mnemonic.
-        auto* b = new QPushButton(QString(text).replace(QLatin1Char('&'), QStringLiteral("&&")),
-                                  m_remedy_box);
-        b->setObjectName(QStringLiteral("remedyButton%1").arg(i++));
+        const QString shown = QString(text).replace(QLatin1Char('&'), QStringLiteral("&&"));
+        if (b->text() != shown) b->setText(shown);
         b->setAccessibleName(tr("Apply remedy: %1").arg(qs(remedy.label)));
+        // ✓ only where the planner says the change alone makes the rung run (Remedy::fixes).
         b->setToolTip(
             remedy.fixes
                 ? tr("Applies this change; the rung then runs")
                 : tr("Applies this change; it helps but does not make the rung run alone"));
-        b->setFlat(true);
-        b->setStyleSheet(QStringLiteral("text-align: left; padding: 3px 6px;"));
-        // A flat, style-sheeted button sizes to the cap height: leave room for descenders and
-        // underscores ("q4_0") so they are not cut.
-        b->setMinimumHeight(b->fontMetrics().height() + 8);
-        b->setCursor(Qt::PointingHandCursor);
-        const PlanOptions options = remedy.options;
-        connect(b, &QPushButton::clicked, this, [this, options] { Q_EMIT remedyChosen(options); });
-        m_remedy_layout->addWidget(b);
-        m_remedy_buttons.push_back(b);
     }
 }
 

@@ -50,8 +50,13 @@ public:
 Q_SIGNALS:
     void remedyChosen(const headroom::PlanOptions& options);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
 private:
     void render();
+    static void fitHeight(QLabel* l);
+    void setRemedyCount(size_t n);
     void renderMtp(const Rung& r);
 
     Plan m_plan;

@@ -233,6 +233,30 @@ private Q_SLOTS:
         QCOMPARE(w.hardwarePanel()->presetText(), QStringLiteral("Custom"));
     }
 
+    void aGpuIsChosenByNameAndBringsItsFigures() {
+        MainWindow w(quietConfig());
+        w.show();
+        QVERIFY(w.hardwarePanel()->selectPreset(QStringLiteral("rtx-4090")));
+        auto* gpus = child<QComboBox>(&w, "gpuCombo");
+        QVERIFY(gpus->count() > 5); // the presets' discrete GPUs, each once
+        // Pick another card from the list with the keyboard.
+        const int pick = gpus->findData(QStringLiteral("RTX 4090")) == 1 ? 2 : 1;
+        const QString name = gpus->itemData(pick).toString();
+        gpus->setFocus();
+        gpus->setCurrentIndex(pick);
+        QVERIFY(w.hardwarePanel()->selectGpu(name));
+        const HardwareSnapshot& hw = w.controller()->hardware();
+        QCOMPARE(hw.gpus.size(), size_t(1));
+        QCOMPARE(qs(hw.gpus[0].name), name);
+        QVERIFY(hw.gpus[0].bandwidth_gbs > 0); // known bandwidth, so speed is estimated
+        QCOMPARE(hw.ram_total, 64 * GiB);      // the RTX 4090 preset's RAM stays
+        QCOMPARE(w.hardwarePanel()->presetText(), QStringLiteral("Custom"));
+        QCOMPARE(gpus->currentData().toString(), name);
+        // Typed GiB still work and replace the size.
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("10GiB"));
+        QCOMPARE(w.controller()->hardware().gpus.at(0).total_bytes, 10 * GiB);
+    }
+
     void aProbedMachineIsNamedInThePresetCombo() {
         MainWindowConfig c = quietConfig();
         c.probe_program = QStringLiteral(HEADROOM_BIN_DIR "/headroom-cli");
