@@ -116,9 +116,9 @@ private slots:
         auto hw = headroom::loadHardwareProfile(path.toStdString());
         QVERIFY(hw.has_value());
         QVERIFY(hw->ram_total > 0);
-        // Second save without --force: refused, exit 3, file kept.
+        // Second save without --force: refused, exit 2 (a bad argument, as in export), file kept.
         const Run again = runCli(args);
-        QCOMPARE(again.code, 3);
+        QCOMPARE(again.code, 2);
         QVERIFY(again.err.contains("already exists"));
         QCOMPARE(runCli(QStringList(args) << "--force").code, 0);
     }
