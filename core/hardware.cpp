@@ -1,5 +1,7 @@
 #include "hardware.h"
 
+#include "gpu_specs.h"
+
 #include <algorithm>
 
 namespace headroom {
@@ -28,6 +30,53 @@ HardwareSnapshot snapshotFromSizes(const std::vector<Bytes>& vram, Bytes ram, bo
     label += uma ? " unified" : "";
     label += " | RAM " + formatBytes(ram);
     hw.label = label;
+    return hw;
+}
+
+Result<HardwareSnapshot> snapshotFromGpuNames(const std::vector<std::string>& names,
+                                              const std::vector<Bytes>& vram, Bytes ram) {
+    HardwareSnapshot hw;
+    hw.source = "user";
+    hw.ram_total = ram;
+    hw.ram_provenance = "user";
+    if (!vram.empty() && vram.size() != names.size())
+        return makeError(ErrorCode::InvalidArgument,
+                         "--vram gives " + std::to_string(vram.size()) + " sizes for " +
+                             std::to_string(names.size()) + " GPUs named by --gpu");
+    std::string label;
+    for (size_t i = 0; i < names.size(); ++i) {
+        auto spec = gpuSpecByName(names[i]);
+        if (!spec) {
+            std::string known;
+            for (const auto& e : gpuSpecs())
+                if (known.find(e.model) == std::string::npos)
+                    known += (known.empty() ? "" : ", ") + std::string(e.model);
+            return makeError(ErrorCode::NotFound, "unknown GPU '" + names[i] + "'",
+                             "known: " + known);
+        }
+        GpuDevice g;
+        g.name = spec->full_name;
+        g.backend = spec->vendor_id == 0x106b   ? "metal"
+                    : spec->vendor_id == 0x10de ? "cuda"
+                                                : "vulkan";
+        g.vendor_id = spec->vendor_id;
+        g.device_id = spec->device_id;
+        g.integrated = spec->uma;
+        g.total_bytes = vram.empty() ? static_cast<Bytes>(spec->vram_gib * GiB) : vram[i];
+        g.memory_provenance = vram.empty() ? "GPU table (typical variant)" : "user";
+        applyGpuSpec(g, *spec);
+        hw.uma = hw.uma || spec->uma;
+        if (spec->uma) {
+            // One pool: the machine's RAM is the GPU's memory and its bandwidth.
+            g.total_bytes = ram;
+            hw.host_bandwidth_gbs = spec->bandwidth_gbs;
+            hw.host_bandwidth_provenance = g.bandwidth_provenance;
+        }
+        label += (label.empty() ? "" : " + ") + std::string(spec->model) + " " +
+                 formatBytes(g.total_bytes);
+        hw.gpus.push_back(g);
+    }
+    hw.label = label + (hw.uma ? " unified" : "") + " | RAM " + formatBytes(ram);
     return hw;
 }
 

@@ -92,6 +92,13 @@ constexpr SignedBytes satAddSigned(SignedBytes a, SignedBytes b) {
 
 // A snapshot from flags: --vram 24GiB[,12GiB] --ram 64GiB [--uma].
 HardwareSnapshot snapshotFromSizes(const std::vector<Bytes>& vram, Bytes ram, bool uma);
+// A snapshot from GPU names (--gpu "RTX 4090"[,NAME]): each GPU's memory, bandwidth, compute and
+// host link from the GPU table (gpu_specs.h), so a GPU typed by name prices exactly like the
+// preset or probe of the same card; `vram` (optional, one per GPU or empty) overrides the
+// table's memory size. A unified-memory GPU (Apple, GB10, Strix Halo) makes the snapshot UMA.
+// NotFound names the unknown GPU.
+Result<HardwareSnapshot> snapshotFromGpuNames(const std::vector<std::string>& names,
+                                              const std::vector<Bytes>& vram, Bytes ram);
 // Structural checks (absurd sizes, zero RAM, UMA with several GPUs); names the field.
 Result<bool> validateSnapshot(const HardwareSnapshot& hw);
 

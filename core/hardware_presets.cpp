@@ -1,5 +1,7 @@
 #include "hardware_presets.h"
 
+#include "gpu_specs.h"
+
 #include "hardware_json.h"
 #include "resources.h"
 #include "text_file.h"
@@ -67,8 +69,12 @@ Result<std::vector<HardwarePreset>> parsePresetsUnguarded(const std::string& tex
         if (!hw) return hw.error();
         p.hw = std::move(*hw);
         p.hw.source = "preset:" + p.id;
-        for (auto& g : p.hw.gpus)
+        for (auto& g : p.hw.gpus) {
+            // Speed facts come from the GPU table, the same figures a GPU typed by name or
+            // probed by id gets (identical speeds for the same card).
+            if (auto spec = gpuSpecById(g.vendor_id, g.device_id, g.name)) applyGpuSpec(g, *spec);
             fillProvenance(g);
+        }
         if (p.hw.ram_provenance.empty()) p.hw.ram_provenance = "preset";
         if (p.hw.host_bandwidth_gbs > 0 && p.hw.host_bandwidth_provenance.empty())
             p.hw.host_bandwidth_provenance = "preset";

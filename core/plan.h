@@ -171,6 +171,12 @@ struct Speed {
     double prefill_tok_s = 0;
     SpeedClass decode_class = SpeedClass::TooSlow;
     std::string basis; // what the estimate assumed (bandwidths, bytes per token)
+    // The range each figure is expected in (fit residual band of its backend/GPU class; wider
+    // where the data set has no evidence for that class) and what each figure rests on.
+    double decode_low = 0, decode_high = 0;
+    double prefill_low = 0, prefill_high = 0;
+    std::string decode_basis, prefill_basis;
+    std::uint32_t depth = 0; // context depth the figures are priced at
 };
 
 enum class Posture { Plain, Lean, Stacked };

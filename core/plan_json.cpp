@@ -180,7 +180,18 @@ json rungToJson(const Rung& r) {
                 {"prefill_tok_s", r.speed.prefill_tok_s},
                 {"decode_class", speedClassName(r.speed.decode_class)},
                 {"estimate", true},
-                {"basis", r.speed.basis}}}};
+                {"basis", r.speed.basis},
+                {"depth", r.speed.depth},
+                {"decode",
+                 {{"tok_s", r.speed.decode_tok_s},
+                  {"low", r.speed.decode_low},
+                  {"high", r.speed.decode_high},
+                  {"basis", r.speed.decode_basis}}},
+                {"prefill",
+                 {{"tok_s", r.speed.prefill_tok_s},
+                  {"low", r.speed.prefill_low},
+                  {"high", r.speed.prefill_high},
+                  {"basis", r.speed.prefill_basis}}}}}};
     j["refusal"] = r.refusal ? refusalToJson(*r.refusal) : json(nullptr);
     j["spill_remedies"] = remediesToJson(r.spill_remedies);
     return j;

@@ -17,6 +17,9 @@ void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
     g->add_option("--hardware", f.hardware_file,
                   "a saved hardware profile (JSON, see 'probe --save')");
     g->add_option("--vram", f.vram, "GPU memory per device, e.g. 24GiB or 24GiB,12GiB (0: no GPU)");
+    g->add_option("--gpu", f.gpu,
+                  "GPUs by name, e.g. 'RTX 4090' or 'RTX 3090,RTX 3090': memory, bandwidth and "
+                  "compute from the GPU table (with --ram; --vram overrides the memory)");
     g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
     g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
 }
@@ -82,10 +85,10 @@ std::string withDetails(const Error& e) {
 Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
     const int sources = (f.probe ? 1 : 0) + (f.preset.empty() ? 0 : 1) +
                         (f.hardware_file.empty() ? 0 : 1) +
-                        ((f.vram.empty() && f.ram.empty()) ? 0 : 1);
+                        ((f.vram.empty() && f.ram.empty() && f.gpu.empty()) ? 0 : 1);
     if (sources > 1)
         return makeError(ErrorCode::InvalidArgument, "give one hardware source",
-                         "one of --probe, --preset ID, --hardware FILE, or --vram/--ram");
+                         "one of --probe, --preset ID, --hardware FILE, or --gpu/--vram/--ram");
     if (!f.preset.empty() || !f.hardware_file.empty() || (f.probe || sources == 0)) {
         if (f.uma) return makeError(ErrorCode::InvalidArgument, "--uma goes with --vram/--ram");
         probe::HardwareRequest req;
@@ -103,8 +106,9 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
     }
     {
         if (f.ram.empty())
-            return makeError(ErrorCode::InvalidArgument, "--vram needs --ram too",
-                             "e.g. --vram 24GiB --ram 64GiB");
+            return makeError(ErrorCode::InvalidArgument,
+                             f.gpu.empty() ? "--vram needs --ram too" : "--gpu needs --ram too",
+                             "e.g. --vram 24GiB --ram 64GiB, or --gpu 'RTX 4090' --ram 64GiB");
         auto vram = parseSizeList(f.vram.empty() ? "0" : f.vram, kMaxDevices, "--vram");
         if (!vram) {
             const Error& e = vram.error();
@@ -113,6 +117,23 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
         auto ram = parseSize(f.ram);
         if (!ram)
             return makeError(ErrorCode::InvalidArgument, "--ram: " + withDetails(ram.error()));
+        if (!f.gpu.empty()) {
+            std::vector<std::string> names;
+            std::stringstream gs(f.gpu);
+            std::string part;
+            while (std::getline(gs, part, ','))
+                names.push_back(part);
+            auto hw =
+                snapshotFromGpuNames(names, f.vram.empty() ? std::vector<Bytes>{} : *vram, *ram);
+            if (!hw) {
+                Error e = hw.error();
+                e.code = ErrorCode::InvalidArgument; // a typo in a flag: exit 2
+                e.message = "--gpu: " + e.message;
+                return e;
+            }
+            if (auto ok = validateSnapshot(*hw); !ok) return ok.error();
+            return hw;
+        }
         HardwareSnapshot hw = snapshotFromSizes(*vram, *ram, f.uma);
         if (auto ok = validateSnapshot(hw); !ok) return ok.error();
         return hw;

@@ -20,6 +20,7 @@ struct HardwareFlags {
     std::string preset;
     std::string hardware_file;
     std::string vram; // "24GiB" or "24GiB,12GiB"
+    std::string gpu;  // "RTX 4090" or "RTX 3090,RTX 3090": from the GPU table
     std::string ram;
     bool uma = false;
 };

@@ -29,6 +29,13 @@ std::string tokS(double v) {
     return buf;
 }
 
+// "41.2 (33-49)": the estimate and the range it is expected in.
+std::string tokRange(double v, double lo, double hi) {
+    if (!(v > 0)) return "-";
+    if (!(hi > 0)) return tokS(v);
+    return tokS(v) + " (" + tokS(lo) + "-" + tokS(hi) + ")";
+}
+
 } // namespace
 
 std::string formatPlanTable(const Plan& plan) {
@@ -62,7 +69,7 @@ std::string formatPlanTable(const Plan& plan) {
         << rpad("total", 8) << "  ";
     for (const auto& d : plan.budget.devices)
         out << rpad(d.name.substr(0, 10) + " GiB", 16) << " ";
-    out << rpad("host GiB", 14) << rpad("tok/s", 7) << rpad("pp/s", 7) << "\n";
+    out << rpad("host GiB", 14) << rpad("tok/s", 19) << rpad("pp/s", 21) << "\n";
     for (size_t i = 0; i < plan.rungs.size(); ++i) {
         const Rung& r = plan.rungs[i];
         const bool chosen = static_cast<int>(i) == plan.decision.rung_index;
@@ -81,10 +88,19 @@ std::string formatPlanTable(const Plan& plan) {
                                              : "/" + gib(static_cast<Bytes>(std::max<SignedBytes>(
                                                          0, r.host_budget_bytes)))),
                     14)
-            << rpad(tokS(r.speed.decode_tok_s), 7) << rpad(tokS(r.speed.prefill_tok_s), 7) << "\n";
+            << rpad(tokRange(r.speed.decode_tok_s, r.speed.decode_low, r.speed.decode_high), 19)
+            << rpad(tokRange(r.speed.prefill_tok_s, r.speed.prefill_low, r.speed.prefill_high), 21)
+            << "\n";
     }
     out << "(GiB; * = launch window; context is the -c value, llama.cpp pads it to "
-        << "256; speeds are estimates)\n\n";
+        << "256; speeds are estimates with their expected range, at a full context)\n";
+    if (plan.decision.rung_index >= 0 &&
+        plan.decision.rung_index < static_cast<int>(plan.rungs.size())) {
+        const Speed& sp = plan.rungs[plan.decision.rung_index].speed;
+        if (!sp.decode_basis.empty()) out << "Decode basis: " << sp.decode_basis << "\n";
+        if (!sp.prefill_basis.empty()) out << "Prefill basis: " << sp.prefill_basis << "\n";
+    }
+    out << "\n";
 
     const Decision& d = plan.decision;
     if (d.refused) {
