@@ -289,9 +289,12 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     PostureResult& pick = results[chosen];
     Decision decision = pick.decision;
     decision.reasons.insert(decision.reasons.begin(),
-                            mtp ? std::string(pick.posture == Posture::Stacked
-                                                  ? "stacked MTP posture (ub 2048)"
-                                                  : "lean MTP posture (ub 512)")
+                            mtp ? (pick.posture == Posture::Stacked ? "stacked" : "lean") +
+                                      std::string(" MTP posture (ub ") +
+                                      std::to_string(pick.rungs.empty()
+                                                         ? llama::kDefaultUbatch
+                                                         : pick.rungs.front().n_ubatch) +
+                                      ")"
                                 : std::string("no MTP head: one context"));
 
     // An explicit -c is the user's choice: the decision is that rung, priced honestly.
