@@ -33,14 +33,13 @@ const char* shapeSourceName(ShapeSource source) {
 bool ModelShape::hasRecurrent() const {
     for (const auto& l : layers)
         // Falcon-H1 keeps a state on Full layers too (attention and SSM side by side).
-        if (l.attention == AttentionKind::Recurrent || l.recurrent_r + l.recurrent_s > 0)
-            return true;
+        if (l.isRecurrent() || l.recurrent_r + l.recurrent_s > 0) return true;
     return false;
 }
 
 bool ModelShape::hasSwa() const {
     for (const auto& l : layers)
-        if (l.attention == AttentionKind::SlidingWindow) return true;
+        if (l.isSwa()) return true;
     return false;
 }
 

@@ -45,6 +45,16 @@ struct LayerShape {
     // hybrid Qwen3-Next family filters it; an MTP draft context allocates it when MTP is on).
     // True for every other block (GLM-4.5's main cache does cover its nextn block).
     bool in_main_cache = true;
+
+    // llama_hparams' per-layer predicates, written once: has_kv(il), is_recurrent(il), is_swa(il)
+    // and is_mla() (a model-wide flag in llama.cpp; per layer here because the shape is).
+    bool hasKv() const {
+        return attention == AttentionKind::Full || attention == AttentionKind::SlidingWindow ||
+               attention == AttentionKind::Mla;
+    }
+    bool isRecurrent() const { return attention == AttentionKind::Recurrent; }
+    bool isSwa() const { return attention == AttentionKind::SlidingWindow; }
+    bool isMla() const { return attention == AttentionKind::Mla; }
 };
 
 struct MoeShape {

@@ -3,43 +3,64 @@
 #pragma once
 
 #include "ggml_type.h"
+#include "launch/launch_config.h"
+#include "launch/llama_defaults.h"
 #include "units.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace headroom {
 
 enum class Backend { Auto, Cpu, Cuda, Vulkan, Metal };
-enum class FlashAttn { Auto, On, Off };
 enum class MtpMode { Auto, On, Off };
 // How a KV page restored from spill is paid for: the latency budget of the product using it.
 enum class LatencyProfile { Text, Voice };
 
 const char* backendName(Backend b);
-const char* flashAttnName(FlashAttn f);
+
+// The user's own placement ("what if"): llama.cpp's placement flags as typed. When any is given
+// the planner prices exactly this placement instead of searching one, and the launch keeps them.
+struct PinnedPlacement {
+    std::optional<GpuLayers> gpu_layers;          // -ngl N|auto|all (auto: Headroom searches)
+    std::optional<std::uint32_t> n_cpu_moe;       // --n-cpu-moe N
+    bool cpu_moe = false;                         // --cpu-moe
+    std::vector<TensorOverride> tensor_overrides; // -ot REGEX=DEV, …
+    std::vector<double> tensor_split;             // -ts a,b,…
+    std::optional<SplitMode> split_mode;          // -sm layer|row|none
+
+    // True when the placement is the user's: any flag but a lone `-ngl auto`.
+    bool pinsPlacement() const {
+        return (gpu_layers && gpu_layers->kind != GpuLayers::Kind::Auto) || n_cpu_moe || cpu_moe ||
+               !tensor_overrides.empty() || !tensor_split.empty() || split_mode;
+    }
+    bool operator==(const PinnedPlacement&) const = default;
+};
 
 struct PlanOptions {
     // -c: nullopt = plan the ladder and let the launch policy choose; 0 = the trained context.
     std::optional<std::uint32_t> context;
-    GgmlType cache_type_k = GgmlType::F16;  // -ctk (llama.cpp default f16)
-    GgmlType cache_type_v = GgmlType::F16;  // -ctv
-    FlashAttn flash_attn = FlashAttn::Auto; // -fa (llama.cpp default auto)
-    std::uint32_t n_batch = 2048;           // -b
-    std::uint32_t n_ubatch = 512;           // -ub
-    bool ubatch_set = false;                // -ub given explicitly (fixes the MTP posture's ub)
-    std::uint32_t n_parallel = 1;           // -np: sequences the server holds at once
-    bool kv_unified = false;                // -kvu: one KV buffer shared by all sequences
-    bool swa_full = false;                  // --swa-full: full-size cache for SWA layers
-    MtpMode mtp = MtpMode::Auto;            // speculative decoding with the model's MTP head
-    bool mmproj = false;                    // load the multimodal projector
-    std::optional<Bytes> mmproj_bytes;      // --mmproj FILE size (overrides the model's figure)
-    Bytes extra_reserve = 0;                // keep this much more free on GPU 0 (or the pool)
+    GgmlType cache_type_k = GgmlType::F16;          // -ctk (llama.cpp default f16)
+    GgmlType cache_type_v = GgmlType::F16;          // -ctv
+    FlashAttn flash_attn = FlashAttn::Auto;         // -fa (llama.cpp default auto)
+    std::uint32_t n_batch = llama::kDefaultBatch;   // -b
+    std::uint32_t n_ubatch = llama::kDefaultUbatch; // -ub
+    bool batch_set = false;            // -b given explicitly (written, and kept by the MTP posture)
+    bool ubatch_set = false;           // -ub given explicitly, even equal to the default (ditto)
+    std::uint32_t n_parallel = 1;      // -np: sequences the server holds at once
+    bool kv_unified = false;           // -kvu: one KV buffer shared by all sequences
+    bool swa_full = false;             // --swa-full: full-size cache for SWA layers
+    MtpMode mtp = MtpMode::Auto;       // speculative decoding with the model's MTP head
+    bool mmproj = false;               // load the multimodal projector
+    std::optional<Bytes> mmproj_bytes; // --mmproj FILE size (overrides the model's figure)
+    Bytes extra_reserve = 0;           // keep this much more free on GPU 0 (or the pool)
     Backend backend = Backend::Auto;
     LatencyProfile latency = LatencyProfile::Text; // KV spill restore budget
     // A window granted earlier (growth); the launch policy restores it when it still fits.
     std::optional<std::uint32_t> requested_window;
+    PinnedPlacement pinned; // the user's -ngl/--n-cpu-moe/-ot/-ts/-sm
 };
 
 } // namespace headroom

@@ -80,6 +80,8 @@ const char* refusalCodeName(RefusalCode c) {
         return "ram_exceeded";
     case RefusalCode::MemoryUnknown:
         return "memory_unknown";
+    case RefusalCode::DeviceOvercommitted:
+        return "device_overcommitted";
     }
     return "?";
 }
@@ -200,18 +202,6 @@ const char* backendName(Backend b) {
         return "vulkan";
     case Backend::Metal:
         return "metal";
-    }
-    return "?";
-}
-
-const char* flashAttnName(FlashAttn f) {
-    switch (f) {
-    case FlashAttn::Auto:
-        return "auto";
-    case FlashAttn::On:
-        return "on";
-    case FlashAttn::Off:
-        return "off";
     }
     return "?";
 }

@@ -50,15 +50,16 @@ enum class BudgetName {
 const char* budgetName(BudgetName b);
 
 enum class RefusalCode {
-    PhysicsFloor,       // weights + floor context > VRAM + RAM: no context makes it run
-    VramRamExceeded,    // this rung does not fit VRAM + RAM
-    UmaPoolExceeded,    // this rung does not fit the unified pool
-    OsFloor,            // unified memory: too little would be left for the OS
-    KvSpillUnsupported, // KV must spill but below 64K or a page restore breaks the latency budget
-    ExpertPoolTooSmall, // expert cache cannot hold one layer of experts or KV gets <= 1 page
-    ContextTooLong,     // beyond the model's trained context
-    RamExceeded,        // CPU only: does not fit RAM
-    MemoryUnknown,      // live memory could not be read
+    PhysicsFloor,        // weights + floor context > VRAM + RAM: no context makes it run
+    VramRamExceeded,     // this rung does not fit VRAM + RAM
+    UmaPoolExceeded,     // this rung does not fit the unified pool
+    OsFloor,             // unified memory: too little would be left for the OS
+    KvSpillUnsupported,  // KV must spill but below 64K or a page restore breaks the latency budget
+    ExpertPoolTooSmall,  // expert cache cannot hold one layer of experts or KV gets <= 1 page
+    ContextTooLong,      // beyond the model's trained context
+    RamExceeded,         // CPU only: does not fit RAM
+    MemoryUnknown,       // live memory could not be read
+    DeviceOvercommitted, // the user's pinned placement puts more on one GPU than it has
 };
 const char* refusalCodeName(RefusalCode c);
 
@@ -80,7 +81,10 @@ const char* remedyKindName(RemedyKind k);
 // A change the user can apply; the GUI applies `options` on click.
 struct Remedy {
     RemedyKind kind;
-    std::string label;           // "q8_0 KV cache (-ctk q8_0 -ctv q8_0 -fa on)"
+    std::string label; // "q8_0 KV cache (-ctk q8_0 -ctv q8_0 -fa on)"
+    // The llama-server flags the remedy changes, llama.cpp's spelling ("-ctk", "q8_0", …): the
+    // difference between the rung's launch and the launch with the remedy applied.
+    std::vector<std::string> args;
     SignedBytes saves_bytes = 0; // on the budget that refused
     bool fixes = false;          // re-pricing with it makes the rung run
     PlanOptions options;         // the options with the remedy applied
@@ -95,9 +99,13 @@ struct Refusal {
     RefusalCode code;
     BudgetName budget;
     int device = -1; // which GPU, when the budget is one device's
+    // Byte budgets: never negative. A context refusal (beyond the trained context) leaves these 0
+    // and fills the token fields instead.
     Bytes needed_bytes = 0;
     SignedBytes available_bytes = 0;
     SignedBytes shortfall_bytes = 0;
+    std::uint64_t needed_tokens = 0;    // TrainedContext: the context asked for
+    std::uint64_t available_tokens = 0; // TrainedContext: the model's trained context
     std::vector<TermLine> terms;
     std::vector<Remedy> remedies;
     std::string message;
@@ -119,6 +127,13 @@ struct Placement {
     std::string override_tensor;                   // the -ot pattern, "" when none
     Bytes spill_bytes = 0;  // weights in host RAM that would rather be on a GPU
     bool kv_offload = true; // false: --no-kv-offload (KV in host RAM)
+    bool pinned = false;    // the user's placement flags, priced as given (not searched)
+    // Where llama.cpp puts each of the n_layer + 1 layers (the output layer counts as one):
+    // layers per GPU, in device order, and layers left on the CPU.
+    std::vector<std::uint32_t> device_layers;
+    std::uint32_t host_layers = 0;
+    std::vector<double> tensor_split; // the -ts proportions priced (planned or the user's)
+    SplitMode split_mode = SplitMode::Layer;
 };
 
 enum class KvSpillMode { Resident, Spill, Unsupported, NotApplicable };
@@ -187,7 +202,7 @@ struct Rung {
     std::uint32_t context = 0; // what llama.cpp really uses after its padding
     bool on_ladder = true;     // false: the exact -c value
     Posture posture = Posture::Plain;
-    std::uint32_t n_ubatch = 512;
+    std::uint32_t n_ubatch = llama::kDefaultUbatch;
     Verdict verdict = Verdict::Refused;
     Terms totals;
     std::vector<DeviceUse> devices;
@@ -225,8 +240,10 @@ struct Plan {
     std::vector<Rung> rungs;               // of the chosen posture, ascending context
     std::vector<Rung> other_posture_rungs; // MTP models: the posture not chosen
     Decision decision;
-    std::vector<std::string> launch_args; // llama-server arguments (without the model path)
-    std::vector<std::string> notes;       // estimates and caveats
+    // The launch of the decision (nullopt when it is refused); launchFor() gives any other
+    // non-refused rung's. llamaServerArgs(*launch) is the argv without program and model path.
+    std::optional<LaunchConfig> launch;
+    std::vector<std::string> notes; // estimates and caveats
 };
 
 } // namespace headroom

@@ -81,6 +81,20 @@ json optionsToJson(const PlanOptions& o) {
               {"backend", backendName(o.backend)},
               {"latency", o.latency == LatencyProfile::Voice ? "voice" : "text"}};
     j["context"] = o.context ? json(*o.context) : json(nullptr);
+    const PinnedPlacement& p = o.pinned;
+    json overrides = json::array();
+    for (const auto& t : p.tensor_overrides)
+        overrides.push_back({{"pattern", t.pattern}, {"device", t.device}});
+    j["pinned"] = {
+        {"gpu_layers",
+         p.gpu_layers ? (p.gpu_layers->kind == GpuLayers::Kind::Count ? json(p.gpu_layers->count)
+                                                                      : json(p.gpu_layers->text()))
+                      : json(nullptr)},
+        {"n_cpu_moe", p.n_cpu_moe ? json(*p.n_cpu_moe) : json(nullptr)},
+        {"cpu_moe", p.cpu_moe},
+        {"override_tensor", overrides},
+        {"tensor_split", p.tensor_split},
+        {"split_mode", p.split_mode ? json(splitModeName(*p.split_mode)) : json(nullptr)}};
     return j;
 }
 
@@ -97,8 +111,41 @@ static json remediesToJson(const std::vector<Remedy>& remedies) {
         arr.push_back({{"kind", remedyKindName(m.kind)},
                        {"label", m.label},
                        {"saves_bytes", m.saves_bytes},
-                       {"fixes", m.fixes}});
+                       {"fixes", m.fixes},
+                       {"args", m.args}});
     return arr;
+}
+
+json launchConfigToJson(const LaunchConfig& c) {
+    auto opt = [](const auto& v, auto f) { return v ? json(f(*v)) : json(nullptr); };
+    auto typeName = [](GgmlType t) { return std::string(ggmlTypeName(t)); };
+    json gpu_layers = nullptr;
+    if (c.gpu_layers)
+        gpu_layers = c.gpu_layers->kind == GpuLayers::Kind::Count ? json(c.gpu_layers->count)
+                                                                  : json(c.gpu_layers->text());
+    json overrides = json::array();
+    for (const auto& o : c.tensor_overrides)
+        overrides.push_back({{"pattern", o.pattern}, {"device", o.device}});
+    return {{"ctx_size", c.ctx_size},
+            {"cache_type_k", opt(c.cache_type_k, typeName)},
+            {"cache_type_v", opt(c.cache_type_v, typeName)},
+            {"flash_attn", flashAttnName(c.flash_attn)},
+            {"n_batch", opt(c.n_batch, [](std::uint32_t v) { return v; })},
+            {"n_ubatch", opt(c.n_ubatch, [](std::uint32_t v) { return v; })},
+            {"n_parallel", c.n_parallel},
+            {"kv_unified", c.kv_unified},
+            {"swa_full", c.swa_full},
+            {"kv_offload", c.kv_offload},
+            {"gpu_layers", gpu_layers},
+            {"cpu_moe", c.cpu_moe},
+            {"n_cpu_moe", c.n_cpu_moe},
+            {"override_tensor", overrides},
+            {"tensor_split", c.tensor_split},
+            {"split_mode", opt(c.split_mode, [](SplitMode m) { return splitModeName(m); })},
+            {"spec_type", c.spec_draft_mtp ? json("draft-mtp") : json(nullptr)},
+            {"spec_draft_n_max", c.spec_draft_n_max},
+            {"fit", opt(c.fit, [](bool v) { return v; })},
+            {"fit_target_mib", c.fit_target_mib}};
 }
 
 json refusalToJson(const Refusal& f) {
@@ -107,6 +154,7 @@ json refusalToJson(const Refusal& f) {
         terms.push_back({{"label", t.label}, {"bytes", t.bytes}});
     json j = {{"code", refusalCodeName(f.code)},        {"budget", budgetName(f.budget)},
               {"needed_bytes", f.needed_bytes},         {"available_bytes", f.available_bytes},
+              {"needed_tokens", f.needed_tokens},       {"available_tokens", f.available_tokens},
               {"shortfall_bytes", f.shortfall_bytes},   {"terms", terms},
               {"remedies", remediesToJson(f.remedies)}, {"message", f.message}};
     if (f.device >= 0) j["device"] = f.device;
@@ -144,7 +192,12 @@ json rungToJson(const Rung& r) {
                 {"ffn_blocks_to_host", ffn},
                 {"override_tensor", r.placement.override_tensor},
                 {"spill_bytes", r.placement.spill_bytes},
-                {"kv_offload", r.placement.kv_offload}}},
+                {"kv_offload", r.placement.kv_offload},
+                {"pinned", r.placement.pinned},
+                {"device_layers", r.placement.device_layers},
+                {"host_layers", r.placement.host_layers},
+                {"tensor_split", r.placement.tensor_split},
+                {"split_mode", splitModeName(r.placement.split_mode)}}},
               {"kv_spill",
                {{"mode", kvSpillModeName(k.mode)},
                 {"tier", kvSpillTierName(k.tier)},
@@ -224,7 +277,10 @@ json planToJson(const Plan& plan) {
               {"kv_on_gpu", d.kv_on_gpu},
               {"rung_index", d.rung_index},
               {"reasons", d.reasons}}},
-            {"launch", {{"llama_server", plan.launch_args}}},
+            {"launch",
+             {{"llama_server",
+               plan.launch ? llamaServerArgs(*plan.launch) : std::vector<std::string>{}},
+              {"config", plan.launch ? launchConfigToJson(*plan.launch) : json(nullptr)}}},
             {"notes", plan.notes}};
 }
 

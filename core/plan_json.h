@@ -16,6 +16,7 @@ nlohmann::json optionsToJson(const PlanOptions& options);
 nlohmann::json termsToJson(const Terms& t);
 nlohmann::json rungToJson(const Rung& r);
 nlohmann::json refusalToJson(const Refusal& f);
+nlohmann::json launchConfigToJson(const LaunchConfig& config);
 nlohmann::json planToJson(const Plan& plan);
 
 } // namespace headroom

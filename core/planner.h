@@ -19,6 +19,12 @@ namespace headroom {
 Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
                       const PlanOptions& options);
 
+// The llama-server launch of one non-refused rung of a plan (an index into plan.rungs, or any
+// rung of the plan, e.g. of other_posture_rungs): cheap, no re-pricing. plan.launch is
+// launchFor(plan, plan.decision.rung_index). Errors for a refused rung or a bad index.
+Result<LaunchConfig> launchFor(const Plan& plan, int rung_index);
+Result<LaunchConfig> launchFor(const Plan& plan, const Rung& rung);
+
 // Checks options against llama.cpp's own rules (e.g. a quantized V cache needs flash attention,
 // MLA needs equal K and V cache types) and ranges; names the option.
 Result<bool> validateOptions(const ModelShape& model, const PlanOptions& options);

@@ -23,10 +23,6 @@ bool keepsHiddenStateRow(const std::string& arch) {
            arch == "nemotron_h" || arch == "nemotron_h_moe";
 }
 
-bool isAttention(AttentionKind k) {
-    return k == AttentionKind::Full || k == AttentionKind::SlidingWindow || k == AttentionKind::Mla;
-}
-
 } // namespace
 
 ContextGeometry contextGeometry(const ModelShape& model, const ResolvedOptions& opt,
@@ -72,7 +68,7 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     // widest layer (llama_kv_cache ctor: v_trans ? hparams.n_embd_v_gqa_max() : n_embd_v_gqa(il)).
     std::uint32_t v_max = 0;
     for (const auto& l : model.layers)
-        if (isAttention(l.attention)) v_max = std::max(v_max, l.n_embd_v_gqa);
+        if (l.hasKv()) v_max = std::max(v_max, l.n_embd_v_gqa);
 
     p.layers.resize(model.layers.size());
     for (size_t il = 0; il < model.layers.size(); ++il) {
@@ -90,15 +86,13 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         // A block outside the main cache (the Qwen3-Next family filters il < n_layer() in
         // llama_model::create_memory) has KV only in the MTP draft context.
         const bool cached = l.in_main_cache || (l.is_mtp && opt.mtp);
-        if (isAttention(l.attention) && cached) {
+        if (l.hasKv() && cached) {
             // llama_kv_cache ctor: K = ggml_new_tensor_3d(type_k, n_embd_k_gqa, kv_size, n_stream),
             // V likewise with type_v; MLA keeps only K (has_v = !is_mla).
             const Bytes cells =
-                static_cast<Bytes>(l.attention == AttentionKind::SlidingWindow ? g.swa_cells
-                                                                               : g.n_ctx_seq) *
-                g.n_stream;
+                static_cast<Bytes>(l.isSwa() ? g.swa_cells : g.n_ctx_seq) * g.n_stream;
             lp.kv_k = satMul(ggmlRowBytes(opt.type_k, l.n_embd_k_gqa), cells);
-            if (l.attention != AttentionKind::Mla) {
+            if (!l.isMla()) {
                 const std::uint32_t v_elems = opt.flash_attn ? l.n_embd_v_gqa : v_max;
                 lp.kv_v = satMul(ggmlRowBytes(opt.type_v, v_elems), cells);
             }
@@ -171,7 +165,7 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     const Bytes n_embd = model.n_embd;
     std::uint32_t n_head = 0, head_k = 0;
     for (const auto& l : model.layers) {
-        if (!isAttention(l.attention) || l.n_head == 0) continue;
+        if (!l.hasKv() || l.n_head == 0) continue;
         n_head = std::max(n_head, l.n_head);
         if (l.n_head_kv > 0) head_k = std::max(head_k, l.n_embd_k_gqa / l.n_head_kv);
     }
@@ -191,7 +185,7 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
                                     model.moe.n_expert_used);
         else if (l.ffn_bytes > 0)
             w = std::max<Bytes>(w, model.n_ff);
-        swa = swa || l.attention == AttentionKind::SlidingWindow;
+        swa = swa || l.isSwa();
     }
     const Bytes mask_elem = opt.flash_attn ? 2 : 4;
     const Bytes masks =

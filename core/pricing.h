@@ -13,20 +13,33 @@
 
 namespace headroom {
 
+// Parts of one block's weights that the user's -ot patterns keep in host memory, found by
+// matching each pattern against the block's tensor names (std::regex_search, as llama.cpp's
+// llama_model_loader does with tensor_buft_overrides).
+struct BlockMoves {
+    std::uint8_t expert_parts = 0; // of the 3 routed-expert banks (ffn_up/gate/down_exps)
+    std::uint8_t ffn_parts = 0;    // of the 3 dense or shared-expert FFN matrices
+    bool attn = false;             // the attention / SSM projections and norms
+    bool any() const { return expert_parts || ffn_parts || attn; }
+    bool operator==(const BlockMoves&) const = default;
+};
+
 // Options after llama.cpp's own resolution (auto flash attention, MTP posture, clamps).
 struct ResolvedOptions {
     Backend backend = Backend::Cpu;
     bool flash_attn = true;
     GgmlType type_k = GgmlType::F16;
     GgmlType type_v = GgmlType::F16;
-    std::uint32_t n_batch = 2048;
-    std::uint32_t n_ubatch = 512;
+    std::uint32_t n_batch = llama::kDefaultBatch;
+    std::uint32_t n_ubatch = llama::kDefaultUbatch;
     std::uint32_t n_seq = 1;
     bool kv_unified = false;
     bool swa_full = false;
     bool mtp = false;
-    Bytes mmproj_bytes = 0; // 0: no projector loaded
-    bool voice = false;     // KV spill restore budget: voice (200 ms) instead of text
+    Bytes mmproj_bytes = 0;               // 0: no projector loaded
+    bool voice = false;                   // KV spill restore budget: voice (200 ms) instead of text
+    PinnedPlacement pinned;               // the user's placement flags (priced instead of searched)
+    std::vector<BlockMoves> pinned_moves; // per block, what pinned.tensor_overrides move
 };
 
 // The context sizes llama.cpp derives from -c/-np/-kvu (llama_context constructor in

@@ -40,14 +40,9 @@ QString deviceWord(const Plan& plan, const Refusal& f) {
 }
 
 // A context refusal compares token counts (the rung against the model's trained context), not
-// bytes: its needed/available/shortfall are tokens and must read as tokens.
+// bytes: core puts them in needed_tokens / available_tokens and they must read as tokens.
 bool countsTokens(const Refusal& f) {
     return f.code == RefusalCode::ContextTooLong || f.budget == BudgetName::TrainedContext;
-}
-
-QString signedTokensText(SignedBytes n) {
-    return n < 0 ? QStringLiteral("−%1").arg(tokensText(std::uint64_t(-n)))
-                 : tokensText(std::uint64_t(n));
 }
 
 } // namespace
@@ -55,8 +50,10 @@ QString signedTokensText(SignedBytes n) {
 QString refusalNumbersText(const Refusal& f) {
     if (countsTokens(f))
         return QObject::tr("needed %1 tokens, available %2 tokens, shortfall %3 tokens")
-            .arg(tokensText(f.needed_bytes), signedTokensText(f.available_bytes),
-                 signedTokensText(f.shortfall_bytes));
+            .arg(tokensText(f.needed_tokens), tokensText(f.available_tokens),
+                 tokensText(f.needed_tokens > f.available_tokens
+                                ? f.needed_tokens - f.available_tokens
+                                : 0));
     return QObject::tr("needed %1, available %2, shortfall %3")
         .arg(bytesText(f.needed_bytes), signedBytesText(f.available_bytes),
              signedBytesText(f.shortfall_bytes));

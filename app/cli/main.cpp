@@ -26,9 +26,10 @@ int fail(const std::string& command, const std::string& message, int code) {
 // type llama.cpp's flags; the README promises they work.
 std::vector<std::string> expandLlamaAliases(int argc, char** argv) {
     static const std::pair<const char*, const char*> aliases[] = {
-        {"-ctk", "--cache-type-k"}, {"-ctv", "--cache-type-v"}, {"-fa", "--flash-attn"},
-        {"-ub", "--ubatch-size"},   {"-np", "--parallel"},      {"-kvu", "--kv-unified"},
-        {"-ngl", "--gpu-layers"},
+        {"-ctk", "--cache-type-k"}, {"-ctv", "--cache-type-v"},   {"-fa", "--flash-attn"},
+        {"-ub", "--ubatch-size"},   {"-np", "--parallel"},        {"-kvu", "--kv-unified"},
+        {"-ngl", "--gpu-layers"},   {"-ot", "--override-tensor"}, {"-ts", "--tensor-split"},
+        {"-sm", "--split-mode"},    {"-cmoe", "--cpu-moe"},       {"-ncmoe", "--n-cpu-moe"},
     };
     std::vector<std::string> args;
     for (int i = 0; i < argc; ++i) {

@@ -32,10 +32,10 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
     g->add_option("--cache-type-v", f.cache_type_v,
                   std::string("V cache type: ") + std::string(cacheTypeNames()));
     g->add_option("--flash-attn", f.flash_attn, "flash attention: on, off or auto");
-    g->add_option("-b,--batch-size", f.batch, "logical batch size")
-        ->check(CLI::Range(1u, 1u << 20));
-    g->add_option("--ubatch-size", f.ubatch, "physical micro-batch size")
-        ->check(CLI::Range(1u, 1u << 20));
+    f.batch_option = g->add_option("-b,--batch-size", f.batch, "logical batch size")
+                         ->check(CLI::Range(1u, 1u << 20));
+    f.ubatch_option = g->add_option("--ubatch-size", f.ubatch, "physical micro-batch size")
+                          ->check(CLI::Range(1u, 1u << 20));
     g->add_option("--parallel", f.parallel, "sequences served at once")
         ->check(CLI::Range(1u, 256u));
     g->add_flag("--kv-unified", f.kv_unified, "one KV buffer shared by all sequences");
@@ -49,6 +49,20 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
                   "llama.cpp backend: cpu, cuda, vulkan or metal (default: from the hardware)");
     g->add_option("--latency", f.latency,
                   "KV spill latency budget: text (1500 ms) or voice (200 ms)");
+    auto* p = app.add_option_group(
+        "Placement", "your own placement, priced as given instead of searched (llama.cpp's flags)");
+    p->add_option("--gpu-layers,--n-gpu-layers", f.gpu_layers,
+                  "-ngl: layers on the GPUs: a number, auto (Headroom searches) or all");
+    p->add_option("--n-cpu-moe", f.n_cpu_moe,
+                  "-ncmoe: keep the experts of the first N MoE blocks on the CPU");
+    p->add_flag("--cpu-moe", f.cpu_moe, "-cmoe: keep every MoE block's experts on the CPU");
+    p->add_option("--override-tensor", f.override_tensor,
+                  "-ot: REGEX=CPU keeps matching tensors in system RAM, e.g. "
+                  "'\\.ffn_(up|down|gate)_exps=CPU' (repeatable, comma-separated)")
+        ->allow_extra_args(false);
+    p->add_option("--tensor-split", f.tensor_split,
+                  "-ts: proportions of the layers per GPU, e.g. 3,1");
+    p->add_option("--split-mode", f.split_mode, "-sm: layer (default), row or none");
 }
 
 void addModelFlags(CLI::App& app, ModelFlags& f) {
@@ -175,7 +189,9 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
     }
     o.n_batch = f.batch;
     o.n_ubatch = f.ubatch;
-    o.ubatch_set = f.ubatch != 512;
+    // Typed counts as set, even when equal to llama.cpp's default (`-ub 512` on an MTP model).
+    o.batch_set = f.batch_option && f.batch_option->count() > 0;
+    o.ubatch_set = f.ubatch_option && f.ubatch_option->count() > 0;
     o.n_parallel = f.parallel;
     o.kv_unified = f.kv_unified;
     o.swa_full = f.swa_full;
@@ -216,6 +232,36 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
             return badArg("--latency", f.latency, "text, voice");
     }
     if (!f.mmproj.empty()) o.mmproj = true; // the file's size is read by resolveModel
+    if (!f.gpu_layers.empty()) {
+        auto g = parseGpuLayers(f.gpu_layers);
+        if (!g) return g.error();
+        o.pinned.gpu_layers = *g;
+    }
+    if (!f.n_cpu_moe.empty()) {
+        auto n = parseGpuLayers(f.n_cpu_moe); // a plain count, the same grammar
+        if (!n || n->kind != GpuLayers::Kind::Count)
+            return badArg("--n-cpu-moe", f.n_cpu_moe, "a number of MoE blocks, 0 or more");
+        o.pinned.n_cpu_moe = n->count;
+    }
+    o.pinned.cpu_moe = f.cpu_moe;
+    if (o.pinned.cpu_moe && o.pinned.n_cpu_moe)
+        return makeError(ErrorCode::InvalidArgument, "give --cpu-moe or --n-cpu-moe, not both");
+    for (const auto& ot : f.override_tensor) {
+        auto list = parseTensorOverrides(ot);
+        if (!list) return list.error();
+        o.pinned.tensor_overrides.insert(o.pinned.tensor_overrides.end(), list->begin(),
+                                         list->end());
+    }
+    if (!f.tensor_split.empty()) {
+        auto ts = parseTensorSplit(f.tensor_split);
+        if (!ts) return ts.error();
+        o.pinned.tensor_split = *ts;
+    }
+    if (!f.split_mode.empty()) {
+        auto sm = parseSplitMode(f.split_mode);
+        if (!sm) return badArg("-sm/--split-mode", f.split_mode, "layer, row, none");
+        o.pinned.split_mode = *sm;
+    }
     return o;
 }
 

@@ -30,8 +30,12 @@ struct OptionFlags {
     std::string cache_type_k; // -ctk
     std::string cache_type_v; // -ctv
     std::string flash_attn;   // -fa on|off|auto
-    std::uint32_t batch = 2048;
-    std::uint32_t ubatch = 512;
+    std::uint32_t batch = llama::kDefaultBatch;
+    std::uint32_t ubatch = llama::kDefaultUbatch;
+    // Set by addOptionFlags: whether -b / -ub were typed (an explicit value is kept even when it
+    // equals llama.cpp's default).
+    CLI::Option* batch_option = nullptr;
+    CLI::Option* ubatch_option = nullptr;
     std::uint32_t parallel = 1;
     bool kv_unified = false;
     bool swa_full = false;
@@ -40,6 +44,13 @@ struct OptionFlags {
     std::string reserve; // extra reserve SIZE
     std::string backend; // cpu|cuda|vulkan|metal
     std::string latency; // text|voice
+    // The user's placement ("what if"), as llama.cpp takes it.
+    std::string gpu_layers;                   // -ngl N|auto|all
+    std::string n_cpu_moe;                    // --n-cpu-moe N
+    bool cpu_moe = false;                     // --cpu-moe
+    std::vector<std::string> override_tensor; // -ot REGEX=DEV[,…], repeatable
+    std::string tensor_split;                 // -ts a,b,…
+    std::string split_mode;                   // -sm layer|row|none
 };
 
 struct ModelFlags {

@@ -112,11 +112,22 @@ std::string formatPlanTable(const Plan& plan) {
             << ", " << postureName(d.posture) << " posture";
     }
     out << "\n";
+    if (!d.refused && d.rung_index >= 0) {
+        const Placement& p = plan.rungs[d.rung_index].placement;
+        if (!p.device_layers.empty()) {
+            out << "Placement" << (p.pinned ? " (yours, as given)" : "") << ": ";
+            for (size_t i = 0; i < p.device_layers.size(); ++i)
+                out << (i ? ", " : "") << plan.budget.devices[i].name << " " << p.device_layers[i]
+                    << " layers";
+            out << ", CPU " << p.host_layers << " layers (of " << m.nLayer() + 1
+                << " with the output)\n";
+        }
+    }
     for (const auto& why : d.reasons)
         out << "  - " << why << "\n";
-    if (!plan.launch_args.empty()) {
+    if (plan.launch) {
         out << "Launch: llama-server -m MODEL.gguf";
-        for (const auto& a : plan.launch_args)
+        for (const auto& a : llamaServerArgs(*plan.launch))
             out << " " << (a.find_first_of("\\|()* ") != std::string::npos ? "'" + a + "'" : a);
         out << "\n";
     }
@@ -126,6 +137,9 @@ std::string formatPlanTable(const Plan& plan) {
             out << "\nWhy " << formatTokens(r.requested_context) << " is refused ["
                 << refusalCodeName(f.code) << ", " << budgetName(f.budget) << "]: " << f.message
                 << "\n";
+            if (f.budget == BudgetName::TrainedContext)
+                out << "    needed " << f.needed_tokens << " tokens, trained " << f.available_tokens
+                    << " tokens\n";
             for (const auto& t : f.terms)
                 out << "    " << pad(t.label, 30) << rpad(formatBytes(t.bytes), 12) << "\n";
             for (const auto& rem : f.remedies)

@@ -31,6 +31,9 @@ struct LaunchExportOptions {
     FitMode fit = FitMode::Pin;
     std::string host; // --host, "" = llama-server's default (127.0.0.1)
     std::string port; // --port, "" = llama-server's default; "${PORT}" for llama-swap
+    // Which rung to launch: an index into plan.rungs, or -1 for the plan's decision. Any rung
+    // that is not refused exports (the GUI exports the rung the user looks at).
+    int rung_index = -1;
 };
 
 struct LaunchCommand {
@@ -41,17 +44,16 @@ struct LaunchCommand {
     Verdict verdict = Verdict::Refused;
 };
 
-// The chosen rung of a plan, or an Error saying why there is nothing to launch (refused, no
-// decision).
-Result<Rung> chosenRung(const Plan& plan);
+// The chosen rung of a plan (rung_index -1: the decision's), or an Error saying why there is
+// nothing to launch (refused, no decision, no such rung).
+Result<Rung> chosenRung(const Plan& plan, int rung_index = -1);
 
 // The GGUF path the launch loads (see LaunchExportOptions::model_path).
 std::string launchModelPath(const Plan& plan, const std::string& override_path);
 
-// Builds the launch. Errors when the plan refused every rung, when its launch_args contradict the
-// priced rung (e.g. `-c 65536` beside a 131072 rung), or when llama.cpp would refuse the
-// combination outright (a quantized V cache with flash attention off; different K and V cache
-// types on an MLA model: src/llama-context.cpp llama_init_from_model).
+// Formats the rung's LaunchConfig (launchFor) as a llama-server command with comments and the
+// launch traps spelled out. Errors only when the rung is refused or does not exist; what
+// llama.cpp would refuse outright was already refused by the planner (validateOptions).
 Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOptions& options);
 
 // A POSIX sh script: `#!/bin/sh`, the comments, then `exec` and the arguments one flag (with its

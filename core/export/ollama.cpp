@@ -2,6 +2,7 @@
 
 #include "export/llama_server.h"
 #include "ggml_type.h"
+#include "planner.h"
 
 #include <algorithm>
 
@@ -34,46 +35,55 @@ Result<OllamaModelfile> ollamaModelfile(const Plan& plan, const OllamaExportOpti
     auto rungOr = chosenRung(plan);
     if (!rungOr) return rungOr.error();
     const Rung& rung = *rungOr;
-    const PlanOptions& po = plan.options;
-    const Placement& pl = rung.placement;
+    auto cfgOr = launchFor(plan, rung);
+    if (!cfgOr) return cfgOr.error();
+    const LaunchConfig& cfg = *cfgOr;
 
     OllamaModelfile mf;
     mf.from = launchModelPath(plan, options.model_path);
 
     // Ollama allocates num_ctx for each parallel request (OLLAMA_NUM_PARALLEL), so the planned
     // total is split back into a per-sequence figure.
-    const std::uint32_t np = std::max<std::uint32_t>(1, po.n_parallel);
-    mf.parameters.emplace_back("num_ctx", std::to_string(rung.requested_context / np));
-    const bool cpuOnly = plan.backend == Backend::Cpu || plan.budget.devices.empty();
-    mf.parameters.emplace_back("num_gpu", std::to_string(cpuOnly ? 0u : pl.gpu_layers));
+    const std::uint32_t np = std::max<std::uint32_t>(1, cfg.n_parallel);
+    mf.parameters.emplace_back("num_ctx", std::to_string(cfg.ctx_size / np));
+    const std::uint32_t ngl =
+        cfg.gpu_layers ? cfg.gpu_layers->resolve(plan.model.nLayer()) : plan.model.nLayer() + 1;
+    mf.parameters.emplace_back("num_gpu", std::to_string(ngl));
     // num_batch is the batch Ollama hands llama.cpp; the compute buffer was priced at the
     // physical batch (-ub), so that is the figure that keeps memory as planned.
-    mf.parameters.emplace_back("num_batch", std::to_string(rung.n_ubatch));
+    mf.parameters.emplace_back("num_batch", std::to_string(cfg.ubatch()));
 
-    mf.server_env.push_back(std::string("OLLAMA_FLASH_ATTENTION=") + (plan.flash_attn ? "1" : "0"));
-    if (po.cache_type_k == po.cache_type_v && ollamaSupportsCacheType(po.cache_type_k)) {
-        mf.server_env.push_back("OLLAMA_KV_CACHE_TYPE=" +
-                                std::string(ggmlTypeName(po.cache_type_k)));
+    mf.server_env.push_back(std::string("OLLAMA_FLASH_ATTENTION=") +
+                            (cfg.flash_attn == FlashAttn::On ? "1" : "0"));
+    if (cfg.typeK() == cfg.typeV() && ollamaSupportsCacheType(cfg.typeK())) {
+        mf.server_env.push_back("OLLAMA_KV_CACHE_TYPE=" + std::string(ggmlTypeName(cfg.typeK())));
     } else {
         mf.unsupported.push_back(
-            "KV cache -ctk " + std::string(ggmlTypeName(po.cache_type_k)) + " -ctv " +
-            std::string(ggmlTypeName(po.cache_type_v)) +
+            "KV cache -ctk " + std::string(ggmlTypeName(cfg.typeK())) + " -ctv " +
+            std::string(ggmlTypeName(cfg.typeV())) +
             ": OLLAMA_KV_CACHE_TYPE sets one type for K and V and accepts only f16, q8_0, q4_0");
     }
     mf.server_env.push_back("OLLAMA_NUM_PARALLEL=" + std::to_string(np));
-    if (po.kv_unified)
+    if (cfg.kv_unified)
         mf.unsupported.push_back("--kv-unified (one KV buffer shared by all sequences)");
-    if (po.swa_full) mf.unsupported.push_back("--swa-full (full-size sliding-window cache)");
-    if (pl.n_cpu_moe > 0)
-        mf.unsupported.push_back("--n-cpu-moe " + std::to_string(pl.n_cpu_moe) +
+    if (cfg.swa_full) mf.unsupported.push_back("--swa-full (full-size sliding-window cache)");
+    if (cfg.cpu_moe)
+        mf.unsupported.push_back("--cpu-moe (expert weights of every MoE layer on the CPU)");
+    if (cfg.n_cpu_moe > 0)
+        mf.unsupported.push_back("--n-cpu-moe " + std::to_string(cfg.n_cpu_moe) +
                                  " (expert weights of the first MoE layers on the CPU)");
-    if (!pl.override_tensor.empty())
-        mf.unsupported.push_back("-ot " + pl.override_tensor + " (tensor placement)");
-    if (!pl.kv_offload) mf.unsupported.push_back("--no-kv-offload (KV cache in system RAM)");
-    if (po.mmproj)
+    for (const auto& o : cfg.tensor_overrides)
+        mf.unsupported.push_back("-ot " + o.text() + " (tensor placement)");
+    if (!cfg.tensor_split.empty())
+        mf.unsupported.push_back("-ts " + tensorSplitText(cfg.tensor_split) +
+                                 " (layer split over the GPUs)");
+    if (cfg.split_mode)
+        mf.unsupported.push_back(std::string("-sm ") + splitModeName(*cfg.split_mode));
+    if (!cfg.kv_offload) mf.unsupported.push_back("--no-kv-offload (KV cache in system RAM)");
+    if (plan.options.mmproj)
         mf.unsupported.push_back("the multimodal projector the plan priced: add it to the "
                                  "model as Ollama documents, it is not a PARAMETER");
-    if (plan.mtp) mf.unsupported.push_back("MTP speculative decoding");
+    if (cfg.spec_draft_mtp) mf.unsupported.push_back("MTP speculative decoding");
 
     std::string& t = mf.text;
     const std::string who = plan.model.name.empty() ? plan.model.id : plan.model.name;

@@ -4,7 +4,7 @@ namespace headroom::policy {
 
 namespace {
 bool isSpillableRecurrent(const LayerShape& l) {
-    return l.attention == AttentionKind::Recurrent && !l.is_mtp;
+    return l.isRecurrent() && !l.is_mtp;
 }
 } // namespace
 

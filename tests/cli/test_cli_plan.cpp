@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -164,6 +166,100 @@ private slots:
             QVERIFY(!(resident && seen_non_resident));
             seen_non_resident = seen_non_resident || !resident;
         }
+    }
+    void pinnedPlacementIsPricedAndEchoedInTheLaunch() {
+        // The issue's own question: Qwen3-30B-A3B on an RTX 4090 with -ngl 30 --n-cpu-moe 12.
+        const auto r = runCli({"plan", "--model", "qwen3-30b-a3b", "--preset", "rtx-4090", "-ngl",
+                               "30", "--n-cpu-moe", "12", "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& cfg = j.at("launch").at("config");
+        QCOMPARE(cfg.at("gpu_layers").get<int>(), 30);
+        QCOMPARE(cfg.at("n_cpu_moe").get<int>(), 12);
+        const auto argv = j.at("launch").at("llama_server").get<std::vector<std::string>>();
+        auto has = [&](const std::string& flag, const std::string& value) {
+            for (size_t i = 0; i + 1 < argv.size(); ++i)
+                if (argv[i] == flag && argv[i + 1] == value) return true;
+            return false;
+        };
+        QVERIFY(has("-ngl", "30"));
+        QVERIFY(has("--n-cpu-moe", "12"));
+        // Priced as given: 48 blocks + output = 49 layers, i_gpu_start = 49 - 30 = 19, so 19 stay
+        // on the CPU and 30 on the GPU.
+        const auto& rung = j.at("rungs").at(j.at("decision").at("rung_index").get<size_t>());
+        QCOMPARE(rung.at("placement").at("pinned").get<bool>(), true);
+        QCOMPARE(rung.at("placement").at("gpu_layers").get<int>(), 30);
+        QCOMPARE(rung.at("placement").at("host_layers").get<int>(), 19);
+        QCOMPARE(rung.at("placement").at("device_layers").at(0).get<int>(), 30);
+        QCOMPARE(j.at("options").at("pinned").at("n_cpu_moe").get<int>(), 12);
+    }
+
+    void placementFlagsAreAcceptedInEverySpelling_data() {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("-ngl 10") << QStringList{"-ngl", "10"} << "-ngl"
+                                 << "10";
+        QTest::newRow("--gpu-layers all") << QStringList{"--gpu-layers", "all"} << "-ngl"
+                                          << "all";
+        QTest::newRow("--n-gpu-layers 5") << QStringList{"--n-gpu-layers", "5"} << "-ngl"
+                                          << "5";
+        QTest::newRow("-ot experts")
+            << QStringList{"-ot", R"(\.ffn_(up|down|gate)_exps=CPU)"} << "-ot"
+            << R"(\.ffn_(up|down|gate)_exps=CPU)";
+        QTest::newRow("--cpu-moe") << QStringList{"--cpu-moe"} << "--cpu-moe"
+                                   << "";
+        QTest::newRow("-ub 512 stays") << QStringList{"-ub", "512"} << "-ub"
+                                       << "512";
+    }
+
+    void placementFlagsAreAcceptedInEverySpelling() {
+        QFETCH(QStringList, flags);
+        QFETCH(QString, flag);
+        QFETCH(QString, value);
+        const auto r =
+            runCli(QStringList{"plan", "--model", "qwen3-30b-a3b", "--json"} + kMachine + flags);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto argv = j.at("launch").at("llama_server").get<std::vector<std::string>>();
+        const auto it = std::find(argv.begin(), argv.end(), flag.toStdString());
+        QVERIFY2(it != argv.end(), qPrintable(flag));
+        if (!value.isEmpty()) QCOMPARE(*(it + 1), value.toStdString());
+    }
+
+    void twoGpusSplitThreeToOneAsLlamaCppDoes() {
+        // 48 blocks + output = 49 layers on two 24 GiB cards, -ts 3,1: l/49 < 0.75 <=> l <= 36,
+        // so 37 layers on GPU 0 and 12 on GPU 1.
+        const auto r = runCli({"plan", "--model", "qwen3-30b-a3b", "--vram", "24GiB,24GiB", "--ram",
+                               "64GiB", "-ts", "3,1", "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& rung = j.at("rungs").at(j.at("decision").at("rung_index").get<size_t>());
+        QCOMPARE(rung.at("placement").at("device_layers").at(0).get<int>(), 37);
+        QCOMPARE(rung.at("placement").at("device_layers").at(1).get<int>(), 12);
+        QCOMPARE(j.at("launch").at("config").at("tensor_split").get<std::vector<double>>(),
+                 (std::vector<double>{3, 1}));
+    }
+
+    void badPlacementFlagsExitTwoNamingTheFlag_data() {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("bad regex") << QStringList{"-ot", "blk\\.(0=CPU"} << "regular expression";
+        QTest::newRow("gpu target") << QStringList{"-ot", "exps=CUDA0"} << "only the CPU target";
+        QTest::newRow("bad -ngl") << QStringList{"-ngl", "many"} << "-ngl";
+        QTest::newRow("bad -ts") << QStringList{"-ts", "3,x"} << "-ts";
+        QTest::newRow("too many -ts") << QStringList{"-ts", "1,1"} << "-ts";
+        QTest::newRow("bad -sm") << QStringList{"-sm", "diagonal"} << "-sm";
+        QTest::newRow("both moe flags")
+            << QStringList{"--cpu-moe", "--n-cpu-moe", "3"} << "--cpu-moe";
+    }
+
+    void badPlacementFlagsExitTwoNamingTheFlag() {
+        QFETCH(QStringList, flags);
+        QFETCH(QString, says);
+        const auto r = runCli(QStringList{"plan", "--model", "qwen3-30b-a3b"} + kMachine + flags);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include "hardware.h"
 #include "plan.h"
+#include "planner.h"
 
 namespace headroom::testplans {
 
@@ -52,7 +53,7 @@ inline Plan denseResident() {
     p.rungs = {small, chosen, big};
     p.decision.context = 131072;
     p.decision.rung_index = 1;
-    p.launch_args = {"-c", "131072", "-ctk", "q8_0", "-ctv", "q8_0", "-fa", "on"};
+    p.launch = *launchFor(p, p.decision.rung_index);
     return p;
 }
 
@@ -99,7 +100,7 @@ inline Plan moeSpilled() {
     p.decision.context = 65536;
     p.decision.rung_index = 0;
     p.decision.spilled = true;
-    p.launch_args = {"-c", "65536", "-b", "2048", "-ub", "2048", "-fa", "on"};
+    p.launch = *launchFor(p, p.decision.rung_index);
     return p;
 }
 

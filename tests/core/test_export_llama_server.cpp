@@ -3,6 +3,7 @@
 #include "core/export_sample_plans.h"
 #include "export/llama_server.h"
 #include "export/shell.h"
+#include "planner.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -115,7 +116,7 @@ private slots:
         QVERIFY(!has(a, "-ub"));
         QVERIFY(!has(a, "-b"));
         QVERIFY(!has(a, "-ot"));
-        // Each flag appears once although launch_args already carried -c/-ctk/-ctv/-fa.
+        // Each flag appears once.
         QCOMPARE(std::count(a.begin(), a.end(), std::string("-c")), 1);
         QCOMPARE(l->context, 131072u);
         QVERIFY(anyContains(l->comments, "fit: off"));
@@ -146,7 +147,7 @@ private slots:
         QCOMPARE(valueOf(a, "-ngl"), std::string("49"));
         QCOMPARE(valueOf(a, "--n-cpu-moe"), std::string("6"));
         QCOMPARE(valueOf(a, "-ot"), plan.rungs[0].placement.override_tensor);
-        // rung.n_ubatch = 2048 differs from llama.cpp's 512: pinned (launch_args had it).
+        // rung.n_ubatch = 2048 differs from llama.cpp's 512: written.
         QCOMPARE(valueOf(a, "-ub"), std::string("2048"));
         QCOMPARE(valueOf(a, "-np"), std::string("2"));
         QVERIFY(!has(a, "-kvu"));
@@ -185,13 +186,15 @@ private slots:
         QVERIFY(!anyContains(l->warnings, "divides the context"));
     }
 
-    void quantizedVCacheWithoutFlashAttentionIsRefused() {
-        Plan plan = testplans::denseResident();
-        plan.flash_attn = false;
-        plan.launch_args = {"-c", "131072"};
-        auto l = llamaServerLaunch(plan, {});
-        QVERIFY(!l.has_value());
-        QVERIFY(l.error().message.find("needs flash attention") != std::string::npos);
+    void quantizedVCacheWithoutFlashAttentionIsRefusedByThePlannerNotTheExporter() {
+        // llama.cpp refuses it outright (llama_init_from_model); the planner says so before any
+        // plan exists, so no exporter repeats the check.
+        const Plan plan = testplans::denseResident();
+        PlanOptions o = plan.options;
+        o.flash_attn = FlashAttn::Off;
+        auto v = validateOptions(plan.model, o);
+        QVERIFY(!v.has_value());
+        QVERIFY(v.error().message.find("requires flash attention") != std::string::npos);
     }
 
     void quantizedVCacheWarnsThatFlashAttentionIsPinned() {
@@ -200,28 +203,46 @@ private slots:
         QVERIFY(anyContains(l->warnings, "quantized V cache"));
     }
 
-    void mlaModelWithUnequalCacheTypesIsRefused() {
+    void mlaModelWithUnequalCacheTypesIsRefusedByThePlannerAndWarnedInTheExport() {
         Plan plan = testplans::denseResident();
         for (auto& layer : plan.model.layers)
             layer.attention = AttentionKind::Mla;
-        plan.options.cache_type_v = GgmlType::F16;
-        plan.launch_args = {"-c", "131072"};
-        auto l = llamaServerLaunch(plan, {});
-        QVERIFY(!l.has_value());
-        QVERIFY(l.error().message.find("MLA") != std::string::npos);
-        plan.options.cache_type_v = GgmlType::Q8_0;
+        PlanOptions o = plan.options;
+        o.cache_type_v = GgmlType::F16;
+        auto v = validateOptions(plan.model, o);
+        QVERIFY(!v.has_value());
+        QVERIFY(v.error().message.find("MLA") != std::string::npos);
         auto ok = llamaServerLaunch(plan, {});
         QVERIFY(ok.has_value());
         QVERIFY(anyContains(ok->warnings, "MLA model"));
     }
 
-    void launchArgsThatContradictThePriceAreAnError() {
-        Plan plan = testplans::denseResident();
-        plan.launch_args = {"-c", "65536"}; // the chosen rung is 131072
-        auto l = llamaServerLaunch(plan, {});
-        QVERIFY(!l.has_value());
-        QVERIFY(l.error().message.find("-c 65536") != std::string::npos);
-        QVERIFY(l.error().message.find("131072") != std::string::npos);
+    void theCommandIsThePlansLaunchConfigFormatted() {
+        // No argv is parsed: after the program and `-m PATH` the words are exactly
+        // llamaServerArgs() of the plan's LaunchConfig.
+        for (const Plan& plan : {testplans::denseResident(), testplans::moeSpilled()}) {
+            auto l = llamaServerLaunch(plan, {});
+            QVERIFY(l.has_value());
+            QVERIFY(plan.launch.has_value());
+            const std::vector<std::string> tail(l->argv.begin() + 3, l->argv.end());
+            QCOMPARE(tail, llamaServerArgs(*plan.launch));
+        }
+    }
+
+    void anyRunnableRungExportsWhenAsked() {
+        // denseResident: rung 0 (64K) resident, rung 1 (128K) the decision, rung 2 refused.
+        const Plan plan = testplans::denseResident();
+        LaunchExportOptions o;
+        o.rung_index = 0;
+        auto l = llamaServerLaunch(plan, o);
+        QVERIFY(l.has_value());
+        QCOMPARE(valueOf(l->argv, "-c"), std::string("65536"));
+        o.rung_index = 2;
+        auto refused = llamaServerLaunch(plan, o);
+        QVERIFY(!refused.has_value());
+        QVERIFY(refused.error().message.find("refused") != std::string::npos);
+        o.rung_index = 3; // past the last rung
+        QVERIFY(!llamaServerLaunch(plan, o).has_value());
     }
 
     void refusedPlanHasNothingToExport() {

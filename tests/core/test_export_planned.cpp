@@ -47,16 +47,14 @@ private slots:
         QCOMPARE(valueOf(l->argv, "-c"), std::to_string(rung->requested_context));
         QCOMPARE(valueOf(l->argv, "-ngl"), std::to_string(rung->placement.gpu_layers));
         QCOMPARE(valueOf(l->argv, "-ctv"), std::string("q8_0"));
-        // The planner already wrote "-fit off"; the exporter neither repeats nor flips it.
-        const auto fits = std::count(l->argv.begin(), l->argv.end(), std::string("-fit")) +
-                          std::count(l->argv.begin(), l->argv.end(), std::string("--fit"));
-        QCOMPARE(fits, 1);
-        // Every launch_arg the planner priced is in the export, in the same order.
-        auto it = l->argv.begin();
-        for (const auto& a : plan.launch_args) {
-            it = std::find(it, l->argv.end(), a);
-            QVERIFY2(it != l->argv.end(), a.c_str());
-        }
+        // The planner's launch says --fit off once; the exporter neither repeats nor flips it.
+        QCOMPARE(std::count(l->argv.begin(), l->argv.end(), std::string("--fit")), 1);
+        QCOMPARE(valueOf(l->argv, "--fit"), std::string("off"));
+        // The export is the planner's LaunchConfig formatted: after program and -m PATH, the same
+        // words in the same order.
+        QVERIFY(plan.launch.has_value());
+        QCOMPARE(std::vector<std::string>(l->argv.begin() + 3, l->argv.end()),
+                 llamaServerArgs(*plan.launch));
         auto back = shellSplit(llamaServerScript(*l));
         QVERIFY(back.has_value());
         QCOMPARE(std::vector<std::string>(back->begin() + 1, back->end()), l->argv);
@@ -69,7 +67,14 @@ private slots:
         QCOMPARE(j["schema"].get<std::string>(), std::string("headroom.plan/1"));
         QCOMPARE(j["rungs"].size(), plan.rungs.size());
         QCOMPARE(j["decision"]["context"].get<std::uint32_t>(), plan.decision.context);
-        QCOMPARE(j["launch"]["llama_server"].get<std::vector<std::string>>(), plan.launch_args);
+        QCOMPARE(j["launch"]["llama_server"].get<std::vector<std::string>>(),
+                 llamaServerArgs(*plan.launch));
+        // launch.config is the same value, typed.
+        QCOMPARE(j["launch"]["config"]["ctx_size"].get<std::uint32_t>(), plan.launch->ctx_size);
+        QCOMPARE(j["launch"]["config"]["gpu_layers"].get<std::uint32_t>(),
+                 plan.launch->gpu_layers->count);
+        QCOMPARE(j["launch"]["config"]["n_parallel"].get<std::uint32_t>(), plan.launch->n_parallel);
+        QCOMPARE(j["launch"]["config"]["fit"].get<bool>(), false);
         const Rung& r = plan.rungs[static_cast<size_t>(plan.decision.rung_index)];
         const auto& jr = j["rungs"][static_cast<size_t>(plan.decision.rung_index)];
         QCOMPARE(jr["context"].get<std::uint32_t>(), r.context);

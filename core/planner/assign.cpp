@@ -1,0 +1,250 @@
+// Rung pricing, placement half: a priced context put on devices the way llama.cpp's loader would
+// put it for one placement (-ngl, --n-cpu-moe, -ot, -ts, -sm), and whether that fits a budget.
+#include "planner/planner_internal.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace headroom::detail {
+
+namespace {
+
+Bytes runtimeOverhead(Backend b) {
+    switch (b) {
+    case Backend::Cuda:
+        return kCudaRuntimeOverhead;
+    case Backend::Vulkan:
+        return kVulkanRuntimeOverhead;
+    case Backend::Metal:
+        return kMetalRuntimeOverhead;
+    default:
+        return 0;
+    }
+}
+
+// `parts` thirds of `b` (the three routed-expert banks, or the three FFN matrices, are the same
+// size: n_embd x n_ff each).
+Bytes thirds(Bytes b, std::uint8_t parts) {
+    return parts >= 3 ? b : b / 3 * parts;
+}
+
+} // namespace
+
+std::string gib(Bytes b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(b) / GiB);
+    return buf;
+}
+
+std::vector<double> plannedSplit(const MemoryBudget& budget) {
+    std::vector<double> s;
+    for (const auto& d : budget.devices)
+        s.push_back(static_cast<double>(std::max<SignedBytes>(0, d.usable) / toSigned(MiB)));
+    return s;
+}
+
+std::vector<double> cumulativeSplit(const std::vector<double>& split, size_t n_dev) {
+    // llama_model::load_tensors: a -ts shorter than the device list leaves the rest at 0; all 0
+    // means "no split given". Then prefix sums, normalised by the total.
+    std::vector<double> s(n_dev, 0);
+    for (size_t i = 0; i < n_dev && i < split.size(); ++i)
+        s[i] = std::max(0.0, split[i]);
+    double sum = 0;
+    for (double v : s)
+        sum += v;
+    if (!(sum > 0)) std::fill(s.begin(), s.end(), 1.0), sum = static_cast<double>(n_dev);
+    double acc = 0;
+    for (double& v : s) {
+        acc += v;
+        v = acc / sum;
+    }
+    return s;
+}
+
+// llama_model::load_tensors: i_gpu_start = max(n_layer_all + 1 - n_gpu_layers, 0), the output
+// counting as layer n_layer_all, act = min(ngl, n_layer_all + 1), then the device is
+// upper_bound(splits, (il - i_gpu_start) / act) over the cumulative split.
+int layerDevice(std::uint32_t il, std::uint32_t n_layer_all, std::uint32_t ngl,
+                const std::vector<double>& cumulative) {
+    if (cumulative.empty()) return -1;
+    const std::int64_t start =
+        std::max<std::int64_t>(static_cast<std::int64_t>(n_layer_all) + 1 - ngl, 0);
+    const std::int64_t act =
+        std::min<std::int64_t>(ngl, static_cast<std::int64_t>(n_layer_all) + 1);
+    if (static_cast<std::int64_t>(il) < start || static_cast<std::int64_t>(il) - start >= act)
+        return -1;
+    if (cumulative.size() == 1) return 0;
+    // llama.cpp compares in float: float(il - i_gpu_start) / act_gpu_layers.
+    const float f =
+        static_cast<float>(static_cast<std::int64_t>(il) - start) / static_cast<float>(act);
+    std::vector<float> points(cumulative.begin(), cumulative.end());
+    const auto it = std::upper_bound(points.begin(), points.end(), f);
+    return static_cast<int>(std::min<std::ptrdiff_t>(
+        it - points.begin(), static_cast<std::ptrdiff_t>(points.size()) - 1));
+}
+
+Assignment assign(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
+                  const MemoryBudget& budget, const PlacementChoice& choice) {
+    Assignment a;
+    const size_t n_dev = budget.devices.size();
+    a.devices.assign(n_dev, Terms{});
+    // -sm none: llama_model_load_from_file keeps only the main GPU (device 0), so every offloaded
+    // layer lands there and the other devices load nothing.
+    const bool single = choice.split_mode == SplitMode::None;
+    const bool row = choice.split_mode == SplitMode::Row && n_dev > 1;
+    const std::vector<double> cumulative =
+        single ? std::vector<double>(n_dev, 1.0)
+               : cumulativeSplit(choice.split.empty() ? plannedSplit(budget) : choice.split, n_dev);
+    const std::uint32_t n_layer_all = model.nLayer();
+    std::vector<bool> dev_has_layers(n_dev, false);
+    bool host_has_layers = false;
+
+    for (std::uint32_t il = 0; il < n_layer_all; ++il) {
+        const LayerPrice& lp = price.layers[il];
+        int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
+        // -sm row: a layer's KV, routed experts and compute stay on the main GPU; the rows of its
+        // 2-D weight matrices are spread over the devices by -ts (llama.cpp's split buffer type;
+        // 3-D expert banks are not split). Layers do not move between devices.
+        if (row && d >= 0) d = 0;
+        Terms& t = d >= 0 ? a.devices[d] : a.host;
+        if (d >= 0)
+            dev_has_layers[d] = true;
+        else
+            host_has_layers = true;
+        Bytes w = lp.weights;
+        const BlockMoves mv = il < choice.moves.size() ? choice.moves[il] : BlockMoves{};
+        auto toHost = [&](Bytes moved, bool expert) {
+            moved = std::min(moved, w);
+            w -= moved;
+            a.host.weights = satAdd(a.host.weights, moved);
+            if (expert) a.host.experts = satAdd(a.host.experts, moved);
+            a.spill_bytes = satAdd(a.spill_bytes, moved);
+        };
+        Bytes experts_here = lp.experts;
+        if (d >= 0 && lp.experts > 0) {
+            const Bytes moved =
+                il < choice.n_cpu_moe ? lp.experts : thirds(lp.experts, mv.expert_parts);
+            toHost(moved, true);
+            experts_here = lp.experts - moved;
+        }
+        t.experts = satAdd(t.experts, experts_here);
+        if (d >= 0) {
+            const bool ffn_host = il < choice.ffn_host.size() && choice.ffn_host[il];
+            toHost(ffn_host ? lp.ffn : thirds(lp.ffn, mv.ffn_parts), false);
+            if (mv.attn) toHost(satSub(satSub(lp.weights, lp.experts), lp.ffn), false);
+        }
+        if (row && d >= 0) {
+            // The split part: what is left of the block's weights but its routed experts.
+            const Bytes spread = satSub(w, experts_here);
+            Bytes given = 0;
+            double prev = 0;
+            for (size_t k = 0; k < n_dev; ++k) {
+                const Bytes share =
+                    k + 1 == n_dev
+                        ? spread - given
+                        : static_cast<Bytes>(static_cast<double>(spread) * (cumulative[k] - prev));
+                prev = cumulative[k];
+                given += share;
+                a.devices[k].weights = satAdd(a.devices[k].weights, share);
+            }
+            w -= spread;
+        }
+        t.weights = satAdd(t.weights, w);
+        if (d < 0 && n_dev > 0) a.spill_bytes = satAdd(a.spill_bytes, lp.weights);
+        // KV and recurrent state live with their layer unless KV offload is off
+        // (llama_kv_cache ctor: offload ? model.dev_layer(il) : CPU).
+        t.kv_k = satAdd(t.kv_k, lp.kv_k);
+        t.kv_v = satAdd(t.kv_v, lp.kv_v);
+        t.recurrent_state = satAdd(t.recurrent_state, lp.state);
+    }
+    int out_dev = layerDevice(n_layer_all, n_layer_all, choice.ngl, cumulative);
+    if (row && out_dev >= 0) out_dev = 0;
+    a.output_on_gpu = out_dev >= 0;
+    Terms& out = out_dev >= 0 ? a.devices[out_dev] : a.host;
+    // A tied output head is the token embedding loaded a second time for the output layer's
+    // device (TENSOR_DUPLICATED in llama_model::load_tensors); on the CPU it is the same tensor,
+    // so only that copy is dropped: output_norm (part of output_weights) is still loaded.
+    const Bytes output_weights = (out_dev < 0 && model.output_tied_to_embd)
+                                     ? satSub(price.output_weights, price.token_embd)
+                                     : price.output_weights;
+    out.weights = satAdd(out.weights, satAdd(output_weights, price.other_weights));
+    if (out_dev < 0 && n_dev > 0)
+        a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, price.other_weights));
+    // The input layer (token embeddings) always stays on the CPU (llama_model::load_tensors:
+    // dev_input = cpu_dev).
+    a.host.weights = satAdd(a.host.weights, price.token_embd);
+
+    // Compute buffers: one per backend that runs part of the graph.
+    for (size_t d = 0; d < n_dev; ++d) {
+        if (single && d > 0) continue; // a device llama.cpp does not use costs nothing
+        a.devices[d].compute = price.computeFor(dev_has_layers[d], static_cast<int>(d) == out_dev);
+        a.devices[d].overhead = runtimeOverhead(opt.backend);
+    }
+    if (n_dev == 0) {
+        a.host.compute = price.computeFor(true, true);
+    } else {
+        a.host.compute = (host_has_layers || out_dev < 0)
+                             ? price.computeFor(host_has_layers, out_dev < 0)
+                             : price.compute_host;
+    }
+    Terms& mtp_home = out_dev >= 0 ? a.devices[out_dev] : a.host;
+    mtp_home.compute = satAdd(mtp_home.compute, price.compute_mtp);
+    mtp_home.kv_k = satAdd(mtp_home.kv_k, price.mtp_kv_k);
+    mtp_home.kv_v = satAdd(mtp_home.kv_v, price.mtp_kv_v);
+    // The projector is loaded by libmtmd on the main GPU when there is one.
+    (n_dev > 0 ? a.devices[0] : a.host).mmproj = price.mmproj;
+    // Logits are copied out of the graph into a host buffer (llama_context::output_reserve).
+    a.host.output = price.output;
+    return a;
+}
+
+bool fits(const Assignment& a, const MemoryBudget& budget) {
+    if (budget.unknown) return false;
+    if (budget.uma) {
+        // One pool: what llama.cpp calls "host" memory comes out of the same RAM.
+        const Bytes need = satAdd(a.devices.empty() ? 0 : a.devices[0].total(), a.host.total());
+        return !budget.devices.empty() && toSigned(need) <= budget.devices[0].usable;
+    }
+    for (size_t d = 0; d < a.devices.size(); ++d)
+        if (toSigned(a.devices[d].total()) > budget.devices[d].usable) return false;
+    return toSigned(a.host.total()) <= budget.ram_usable;
+}
+
+bool devicesFit(const Assignment& a, const MemoryBudget& budget) {
+    for (size_t d = 0; d < a.devices.size(); ++d)
+        if (toSigned(a.devices[d].total()) > budget.devices[d].usable) return false;
+    return true;
+}
+
+Terms sumTerms(const Assignment& a) {
+    Terms t = a.host;
+    for (const auto& d : a.devices)
+        t += d;
+    return t;
+}
+
+std::vector<TermLine> termLines(const Terms& t) {
+    std::vector<TermLine> lines;
+    auto add = [&](const char* label, Bytes b) {
+        if (b > 0) lines.push_back({label, b});
+    };
+    add("weights", t.weights);
+    add("KV cache (K)", t.kv_k);
+    add("KV cache (V)", t.kv_v);
+    add("recurrent state", t.recurrent_state);
+    add("compute buffers (estimate)", t.compute);
+    add("output buffer", t.output);
+    add("runtime overhead (estimate)", t.overhead);
+    add("multimodal projector", t.mmproj);
+    return lines;
+}
+
+SignedBytes deviceOverflow(const Assignment& a, const MemoryBudget& budget) {
+    SignedBytes over = 0;
+    for (size_t d = 0; d < a.devices.size(); ++d)
+        over =
+            std::max<SignedBytes>(over, toSigned(a.devices[d].total()) - budget.devices[d].usable);
+    return over;
+}
+
+} // namespace headroom::detail

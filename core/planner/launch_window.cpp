@@ -1,0 +1,385 @@
+// The launch window and posture (Hermes plan_launch / initial_window / fit_to_free_memory over
+// priced rungs) and makePlan, which orchestrates pricing, the decision, remedies and the launch.
+#include "planner.h"
+#include "planner/planner_internal.h"
+#include "policy/ladder.h"
+
+#include <algorithm>
+
+namespace headroom {
+
+namespace detail {
+
+ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const HardwareSnapshot& hw,
+                        Posture posture) {
+    ResolvedOptions r;
+    if (o.backend != Backend::Auto)
+        r.backend = o.backend;
+    else if (hw.gpus.empty())
+        r.backend = Backend::Cpu;
+    else
+        r.backend = hw.gpus[0].backend == "metal"    ? Backend::Metal
+                    : hw.gpus[0].backend == "vulkan" ? Backend::Vulkan
+                                                     : Backend::Cuda;
+    // -fa auto: llama.cpp enables flash attention when the device supports the op for the model's
+    // head sizes (llama_context ctor, "auto" resolution); the CPU, CUDA, Metal and Vulkan backends
+    // all do for the architectures we price, so auto resolves to on.
+    r.flash_attn = o.flash_attn != FlashAttn::Off;
+    r.type_k = o.cache_type_k;
+    r.type_v = o.cache_type_v;
+    r.n_batch = o.n_batch;
+    r.n_ubatch = o.n_ubatch;
+    r.n_seq = std::max<std::uint32_t>(1, o.n_parallel);
+    r.kv_unified = o.kv_unified;
+    r.swa_full = o.swa_full;
+    r.voice = o.latency == LatencyProfile::Voice;
+    r.mtp = posture != Posture::Plain;
+    if (r.mtp && !o.ubatch_set) {
+        // Hermes postures: lean decodes with llama.cpp's default micro-batch, stacked prefills
+        // with a larger one. A -ub the user typed is kept, even when it equals the default.
+        r.n_ubatch = posture == Posture::Stacked ? kStackedUbatch : llama::kDefaultUbatch;
+        if (posture == Posture::Stacked && !o.batch_set)
+            r.n_batch = std::max(r.n_batch, kStackedBatch);
+    }
+    if (o.mmproj || o.mmproj_bytes) r.mmproj_bytes = o.mmproj_bytes.value_or(model.mmproj_bytes);
+    // Placement flags the user typed are priced as given; what their -ot patterns move is found
+    // once here (validateOptions has already checked every pattern).
+    r.pinned = o.pinned;
+    if (auto moves = tensorMoves(model, o.pinned.tensor_overrides)) r.pinned_moves = *moves;
+    return r;
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::gib;
+using detail::planRung;
+using detail::resolve;
+using policy::contextLadder;
+using policy::kFloorWindow;
+
+struct PostureResult {
+    Posture posture = Posture::Plain;
+    std::vector<Rung> rungs; // ladder rungs (+ exact -c), ascending
+    Decision initial;        // before a requested window is restored
+    Decision decision;
+};
+
+Bytes ctxBytes(const Rung& r) {
+    return satAdd(r.totals.kv(), r.totals.recurrent_state);
+}
+
+// Hermes initial_window over our priced rungs: the largest zero-spill rung from the bottom, else
+// the floor held with spill and grown while KV stays under 15 % of VRAM and VRAM + RAM holds.
+Decision initialWindow(const std::vector<Rung>& rungs, const std::vector<bool>& on_ladder,
+                       const MemoryBudget& budget) {
+    Decision d;
+    int first = -1;
+    for (size_t i = 0; i < rungs.size(); ++i)
+        if (on_ladder[i]) {
+            first = static_cast<int>(i);
+            break;
+        }
+    if (first < 0) return d;
+    if (rungs[first].verdict == Verdict::Refused) {
+        d.refused = true;
+        d.context = rungs[first].context;
+        d.rung_index = first;
+        d.reasons.push_back(
+            "the " + formatTokens(rungs[first].requested_context) +
+            " floor does not fit with these options; the floor is the smallest window planned");
+        return d;
+    }
+    int best = -1;
+    for (size_t i = first; i < rungs.size(); ++i) {
+        if (!on_ladder[i]) continue;
+        if (rungs[i].verdict != Verdict::Resident) break;
+        best = static_cast<int>(i);
+    }
+    if (best >= 0) {
+        d.rung_index = best;
+        d.reasons.push_back("largest zero-spill rung (" +
+                            formatTokens(rungs[best].requested_context) + ")");
+    } else {
+        const SignedBytes cap = static_cast<SignedBytes>(
+            detail::kSpillKvCapFraction *
+            static_cast<double>(std::max<SignedBytes>(0, budget.vramUsable())));
+        int w = first;
+        for (size_t i = first + 1; i < rungs.size(); ++i) {
+            if (!on_ladder[i]) continue;
+            if (toSigned(ctxBytes(rungs[i])) > cap || rungs[i].verdict == Verdict::Refused) break;
+            w = static_cast<int>(i);
+        }
+        d.rung_index = w;
+        d.reasons.push_back("floor held at " + formatTokens(rungs[first].requested_context) +
+                            (w != first
+                                 ? " and grown to " + formatTokens(rungs[w].requested_context)
+                                 : std::string()) +
+                            "; weights spill (deliberate price of the guarantee)");
+    }
+    const Rung& r = rungs[d.rung_index];
+    d.context = r.context;
+    d.spilled = r.verdict == Verdict::Spilled;
+    d.spill_bytes = r.placement.spill_bytes;
+    d.kv_on_gpu = r.placement.kv_offload && !budget.devices.empty();
+    return d;
+}
+
+int findRung(const std::vector<Rung>& rungs, std::uint32_t requested) {
+    for (size_t i = 0; i < rungs.size(); ++i)
+        if (rungs[i].requested_context == requested) return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace
+
+Result<bool> validateOptions(const ModelShape& model, const PlanOptions& o) {
+    auto bad = [](std::string m, std::string d = {}) {
+        return makeError(ErrorCode::InvalidArgument, std::move(m), std::move(d));
+    };
+    if (model.layers.empty()) return bad("model '" + model.id + "' has no layers to price");
+    if (o.n_ubatch == 0 || o.n_batch == 0)
+        return bad("--batch-size and --ubatch-size must be at least 1");
+    if (o.n_parallel == 0 || o.n_parallel > 256)
+        return bad("--parallel must be between 1 and 256 (llama.cpp's LLAMA_MAX_SEQ)");
+    if (o.context && *o.context > 0 && *o.context < 256)
+        return bad("--ctx-size must be 0 (native) or at least 256");
+    // llama_init_from_model: "V cache quantization requires flash_attn".
+    if (isQuantizedCacheType(o.cache_type_v) && o.flash_attn == FlashAttn::Off)
+        return bad("a quantized V cache (-ctv " + std::string(ggmlTypeName(o.cache_type_v)) +
+                       ") requires flash attention",
+                   "use -fa on (or auto), or -ctv f16");
+    const bool mla = std::any_of(model.layers.begin(), model.layers.end(),
+                                 [](const LayerShape& l) { return l.isMla(); });
+    if (mla && o.cache_type_k != o.cache_type_v)
+        return bad("MLA models (" + model.architecture + ") need the same K and V cache type",
+                   "give -ctk and -ctv the same value");
+    // The user's placement: what llama.cpp would reject (more -ts entries than devices is a hard
+    // error in llama_model_load; an -ot pattern must compile and target the CPU).
+    if (auto m = detail::tensorMoves(model, o.pinned.tensor_overrides); !m) return m.error();
+    if (o.pinned.cpu_moe && o.pinned.n_cpu_moe)
+        return bad("give --cpu-moe or --n-cpu-moe, not both");
+    return true;
+}
+
+Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
+                      const PlanOptions& options) {
+    if (auto v = validateOptions(model, options); !v) return v.error();
+    if (auto v = validateSnapshot(hw); !v) return v.error();
+    if (options.pinned.tensor_split.size() > std::max<size_t>(1, hw.gpus.size()))
+        return makeError(
+            ErrorCode::InvalidArgument,
+            "-ts/--tensor-split has " + std::to_string(options.pinned.tensor_split.size()) +
+                " proportions but the machine has " + std::to_string(hw.gpus.size()) + " GPU(s)",
+            "give one proportion per GPU, e.g. -ts 3,1 for two");
+
+    Plan plan;
+    plan.model = model;
+    plan.hardware = hw;
+    plan.options = options;
+    plan.budget = capacityBudget(hw, options.extra_reserve);
+    const std::uint64_t native = model.n_ctx_train ? model.n_ctx_train : kFloorWindow;
+    if (!model.n_ctx_train)
+        plan.notes.push_back("trained context unknown: the 64K floor is used as native");
+    if (model.conservative)
+        plan.notes.push_back("architecture '" + model.architecture +
+                             "' is not modelled in detail: every layer is priced as full attention "
+                             "(an over-estimate)");
+    plan.notes.push_back(
+        "compute buffers, runtime overhead and speeds are estimates; weights, KV cache, recurrent "
+        "state and output buffer follow llama.cpp's allocation exactly");
+
+    std::vector<std::uint32_t> contexts = contextLadder(native);
+    std::optional<std::uint32_t> exact;
+    if (options.context) {
+        exact = *options.context == 0
+                    ? static_cast<std::uint32_t>(std::min<std::uint64_t>(native, UINT32_MAX))
+                    : *options.context;
+        if (std::find(contexts.begin(), contexts.end(), *exact) == contexts.end())
+            contexts.push_back(*exact);
+    }
+    if (options.requested_window &&
+        std::find(contexts.begin(), contexts.end(), *options.requested_window) == contexts.end())
+        contexts.push_back(*options.requested_window);
+    std::sort(contexts.begin(), contexts.end());
+    const std::vector<std::uint32_t> lad = contextLadder(native);
+
+    const bool mtp = model.mtpCapable() && options.mtp != MtpMode::Off;
+    plan.mtp = mtp;
+    std::vector<Posture> postures = mtp ? std::vector<Posture>{Posture::Lean, Posture::Stacked}
+                                        : std::vector<Posture>{Posture::Plain};
+
+    // `restore`: apply the requested-window restore (Hermes plan_launch with a requested window);
+    // the live re-plan is a fresh plan_launch without one (fit_to_free_memory).
+    auto priceAll = [&](Posture p, const MemoryBudget& budget, bool restore) {
+        PostureResult pr;
+        pr.posture = p;
+        const ResolvedOptions ro = resolve(model, options, hw, p);
+        plan.backend = ro.backend;
+        plan.flash_attn = ro.flash_attn;
+        std::vector<bool> on_ladder;
+        for (std::uint32_t c : contexts) {
+            Rung r = planRung(model, ro, budget, hw, c);
+            r.posture = p;
+            r.on_ladder = std::find(lad.begin(), lad.end(), c) != lad.end();
+            if (c > native && r.verdict != Verdict::Refused) {
+                // Beyond the trained context llama.cpp runs but warns ("possible training context
+                // overflow"); quality is not guaranteed, so we refuse rather than plan it silently.
+                Refusal f;
+                f.code = RefusalCode::ContextTooLong;
+                f.budget = BudgetName::TrainedContext;
+                // Tokens, not bytes: the byte fields stay 0 (no memory budget was exceeded).
+                f.needed_tokens = c;
+                f.available_tokens = native;
+                f.message = formatTokens(c) + " is beyond the model's trained context of " +
+                            formatTokens(native);
+                r.refusal = f;
+                r.verdict = Verdict::Refused;
+            }
+            on_ladder.push_back(r.on_ladder);
+            pr.rungs.push_back(std::move(r));
+        }
+        pr.initial = initialWindow(pr.rungs, on_ladder, budget);
+        pr.decision = pr.initial;
+        // A window granted earlier is restored when it still passes physics (Hermes plan_launch).
+        if (restore && options.requested_window && !pr.decision.refused) {
+            const std::uint32_t target = static_cast<std::uint32_t>(
+                std::min<std::uint64_t>(*options.requested_window, native));
+            const int ti = findRung(pr.rungs, target);
+            if (ti >= 0 && pr.rungs[ti].context > pr.decision.context &&
+                pr.rungs[ti].verdict != Verdict::Refused) {
+                const Rung& r = pr.rungs[ti];
+                pr.decision.rung_index = ti;
+                pr.decision.context = r.context;
+                pr.decision.spilled = r.verdict == Verdict::Spilled;
+                pr.decision.spill_bytes = r.placement.spill_bytes;
+                pr.decision.reasons = {"grown window restored (" + formatTokens(target) + ")"};
+            }
+        }
+        pr.decision.posture = p;
+        pr.initial.posture = p;
+        return pr;
+    };
+
+    std::vector<PostureResult> results;
+    for (Posture p : postures)
+        results.push_back(priceAll(p, plan.budget, true));
+
+    // Posture choice (Hermes plan_launch): stacked only when it does not cost window or spill.
+    auto choosePosture = [&](const std::vector<PostureResult>& rs, bool restore) -> size_t {
+        if (rs.size() != 2) return 0;
+        const PostureResult& lean = rs[0];
+        const PostureResult& stacked = rs[1];
+        const Decision& L = lean.decision;
+        const Decision& S = stacked.decision;
+        if (S.refused) return 0;
+        if (L.refused) return 1;
+        if (S.context < L.context) return 0;
+        if (!S.spilled) return 1;
+        if (restore && options.requested_window && !stacked.initial.spilled &&
+            stacked.initial.context >= lean.initial.context &&
+            S.context > stacked.initial.context && L.spilled)
+            return 1;
+        return 0;
+    };
+    auto postureReason = [&](const PostureResult& pr) {
+        return mtp ? (pr.posture == Posture::Stacked ? "stacked" : "lean") +
+                         std::string(" MTP posture (ub ") +
+                         std::to_string(pr.rungs.empty() ? llama::kDefaultUbatch
+                                                         : pr.rungs.front().n_ubatch) +
+                         ")"
+                   : std::string("no MTP head: one context");
+    };
+    size_t chosen = choosePosture(results, true);
+    Decision decision = results[chosen].decision;
+    decision.reasons.insert(decision.reasons.begin(), postureReason(results[chosen]));
+
+    // An explicit -c is the user's choice: the decision is that rung, priced honestly.
+    if (exact) {
+        const std::vector<Rung>& rungs = results[chosen].rungs;
+        const int ei = findRung(rungs, *exact);
+        const Rung& r = rungs[ei];
+        decision.rung_index = ei;
+        decision.context = r.context;
+        decision.refused = r.verdict == Verdict::Refused;
+        decision.spilled = r.verdict == Verdict::Spilled;
+        decision.spill_bytes = r.placement.spill_bytes;
+        decision.reasons.push_back("context set with -c " + std::to_string(*exact));
+    } else if (!decision.refused && !decision.spilled && hasLiveFigures(hw)) {
+        // Narrow to live free memory (Hermes fit_to_free_memory): a fresh plan_launch on the live
+        // budget — no requested-window restore, and the posture chosen again — and only the window
+        // moves, only down, never below the floor, and never onto a spilled placement.
+        const MemoryBudget live = liveBudget(hw, options.extra_reserve);
+        std::vector<PostureResult> now;
+        for (Posture p : postures)
+            now.push_back(priceAll(p, live, false));
+        const size_t now_chosen = choosePosture(now, false);
+        const Decision& fresh = now[now_chosen].decision;
+        if (!fresh.refused && !fresh.spilled) {
+            if (fresh.context < decision.context) {
+                const std::string was =
+                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context);
+                // Both postures price the same contexts, so the live rung's index is valid in
+                // the capacity rungs of its posture.
+                chosen = now_chosen;
+                decision.posture = results[chosen].posture;
+                decision.reasons.front() = postureReason(results[chosen]);
+                decision.rung_index = fresh.rung_index;
+                decision.context = fresh.context;
+                decision.reasons.push_back(
+                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
+                    " fits beside other programs' GPU memory (" + was + " would not)");
+            }
+        } else {
+            // The floor, resident, in the capacity plan's posture: a live reading can still count
+            // memory an outgoing server is about to free, and spilling on it would pin a fitting
+            // model to the CPU.
+            const std::vector<Rung>& rungs = results[chosen].rungs;
+            int first = 0;
+            while (first < static_cast<int>(rungs.size()) && !rungs[first].on_ladder)
+                ++first;
+            if (first < static_cast<int>(rungs.size()) && decision.rung_index > first) {
+                decision.rung_index = first;
+                decision.context = rungs[first].context;
+                decision.reasons.push_back("floor held at " +
+                                           formatTokens(rungs[first].requested_context) +
+                                           "; other programs hold most of the GPU memory");
+            }
+        }
+    }
+    PostureResult& pick = results[chosen];
+    if (decision.refused && decision.rung_index >= 0) {
+        Rung& r = pick.rungs[decision.rung_index];
+        if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong && !exact) {
+            r.refusal->code = RefusalCode::PhysicsFloor;
+            r.refusal->message =
+                "needs " + gib(r.refusal->needed_bytes) + " at the " +
+                formatTokens(r.requested_context) + " floor but only " +
+                formatSignedBytes(r.refusal->available_bytes) + " of " +
+                budgetName(r.refusal->budget) +
+                " is usable (see the remedies: a smaller quant or a smaller KV cache)";
+        }
+    }
+    for (auto& r : pick.rungs) {
+        if (r.verdict == Verdict::Resident || !r.refusal) {
+            if (r.verdict != Verdict::Spilled) continue;
+        }
+        if (r.refusal && r.refusal->code == RefusalCode::ContextTooLong) continue;
+        auto remedies = detail::remediesFor(model, hw, plan.budget, options, pick.rungs, r);
+        if (r.refusal)
+            r.refusal->remedies = std::move(remedies);
+        else
+            r.spill_remedies = std::move(remedies);
+    }
+    plan.rungs = std::move(pick.rungs);
+    if (results.size() == 2) plan.other_posture_rungs = std::move(results[1 - chosen].rungs);
+    plan.decision = decision;
+    if (decision.rung_index >= 0 && !decision.refused) {
+        auto launch = launchFor(plan, decision.rung_index);
+        if (launch) plan.launch = *launch;
+    }
+    return plan;
+}
+
+} // namespace headroom

@@ -1,0 +1,117 @@
+// Internals of the planner shared by its files (core/planner/*.cpp) and its tests. One job per
+// file: assign.cpp puts a priced context on devices, placement_search.cpp finds the placement
+// (or prices the user's pinned one, pinned_placement.cpp), rung.cpp prices one rung,
+// remedies.cpp proposes and re-prices changes, launch_window.cpp chooses window and posture
+// (makePlan), launch_config.cpp turns a rung into the llama-server launch.
+#pragma once
+
+#include "hardware.h"
+#include "plan.h"
+#include "pricing.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom::detail {
+
+// Runtime memory a GPU backend takes before any buffer: driver context, cuBLAS/Vulkan pipelines.
+// ESTIMATE from typical llama.cpp runs (CUDA ~0.3-0.5 GiB per device; Vulkan less; Metal and CPU
+// allocate nothing comparable). Not a knob; shown as "overhead (estimate)".
+inline constexpr Bytes kCudaRuntimeOverhead = 400 * MiB;
+inline constexpr Bytes kVulkanRuntimeOverhead = 256 * MiB;
+inline constexpr Bytes kMetalRuntimeOverhead = 0;
+
+// Hermes' bound on the KV a spilled launch may grow into: 15 % of usable VRAM, so that a model
+// already paying to stream weights does not also push its context out. Not a knob.
+inline constexpr double kSpillKvCapFraction = 0.15;
+
+// Hermes' MTP postures: lean decodes with llama.cpp's default micro-batch; stacked prefills with
+// this micro-batch and at least this logical batch. Not knobs.
+inline constexpr std::uint32_t kStackedUbatch = 2048;
+inline constexpr std::uint32_t kStackedBatch = 4096;
+// Tokens the MTP head drafts per step in the launches Headroom writes (--spec-draft-n-max).
+inline constexpr std::uint32_t kMtpDraftTokens = 3;
+
+struct PlacementChoice {
+    std::uint32_t ngl = 0;         // llama.cpp -ngl (output layer counts as one)
+    std::uint32_t n_cpu_moe = 0;   // experts of blocks [0, n) stay in host memory
+    std::vector<bool> ffn_host;    // per block: dense FFN kept in host memory (planner's -ot)
+    std::vector<BlockMoves> moves; // per block: what the user's -ot patterns move to the CPU
+    std::vector<double> split;     // -ts proportions per device; empty = plannedSplit(budget)
+    SplitMode split_mode = SplitMode::Layer;
+};
+
+struct Assignment {
+    std::vector<Terms> devices;
+    Terms host;
+    bool output_on_gpu = false;
+    Bytes spill_bytes = 0; // weights in host memory that a full offload would put on a GPU
+};
+
+// The split Headroom plans over several GPUs and pins with -ts: each device's usable budget in
+// whole MiB (llama.cpp's default follows free memory at start-up, which is not what was planned).
+std::vector<double> plannedSplit(const MemoryBudget& budget);
+// Cumulative, normalised split points (llama_model::load_tensors); equal shares when all are 0.
+std::vector<double> cumulativeSplit(const std::vector<double>& split, size_t n_dev);
+// Which device llama.cpp gives layer `il` (the output layer is il = n_layer_all); -1 = CPU.
+int layerDevice(std::uint32_t il, std::uint32_t n_layer_all, std::uint32_t ngl,
+                const std::vector<double>& cumulative);
+
+Assignment assign(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
+                  const MemoryBudget& budget, const PlacementChoice& choice);
+bool fits(const Assignment& a, const MemoryBudget& budget);
+bool devicesFit(const Assignment& a, const MemoryBudget& budget);
+SignedBytes deviceOverflow(const Assignment& a, const MemoryBudget& budget);
+Terms sumTerms(const Assignment& a);
+std::vector<TermLine> termLines(const Terms& t);
+
+// Placement search (placement_search.cpp): the smallest move off the GPUs that fits — --n-cpu-moe
+// for MoE, FFNs of recurrent blocks for hybrids, else fewer layers. Returns whether the devices
+// fit; `choice` and `a` hold the placement found.
+bool searchPlacement(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
+                     const MemoryBudget& budget, PlacementChoice& choice, Assignment& a);
+
+// The same search over the layer count only, every other part of `choice` kept (-ngl auto beside
+// the user's other placement flags).
+bool searchLayerCount(const ModelShape& model, const ContextPrice& price,
+                      const ResolvedOptions& opt, const MemoryBudget& budget,
+                      PlacementChoice& choice, Assignment& a);
+
+// The user's pinned placement as a choice (pinned_placement.cpp); `-ngl auto` among other pins is
+// searched over the layer count only.
+PlacementChoice pinnedChoice(const ModelShape& model, const ResolvedOptions& opt,
+                             const MemoryBudget& budget);
+// What each block's tensors matched by the -ot patterns are (tensor names as llama.cpp's loader
+// names them, built from the shape). Errors on a pattern that is not a regex or a target device
+// other than CPU (pricing moves to a named GPU is not modelled).
+Result<std::vector<BlockMoves>> tensorMoves(const ModelShape& model,
+                                            const std::vector<TensorOverride>& overrides);
+
+// Prices and places one context: verdict, per-device bytes, placement, refusal (without remedies).
+// `detail` = false prices and places only (no speed, KV-spill or expert-split analysis, no
+// messages): what re-pricing a remedy needs, several times faster.
+Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryBudget& budget,
+              const HardwareSnapshot& hw, std::uint64_t requested_ctx, bool detail = true);
+
+// Options as llama.cpp resolves them for one posture (auto flash attention, MTP micro-batch).
+ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const HardwareSnapshot& hw,
+                        Posture posture);
+
+// Remedies for a refused or spilled rung (remedies.cpp), each re-priced.
+std::vector<Remedy> remediesFor(const ModelShape& model, const HardwareSnapshot& hw,
+                                const MemoryBudget& budget, const PlanOptions& o,
+                                const std::vector<Rung>& rungs, const Rung& rung);
+
+// The llama-server launch of one priced rung (launch_config.cpp): the options as the rung was
+// priced (resolved flash attention, the posture's batch sizes, MTP), its placement, and every
+// flag the user pinned kept as given.
+LaunchConfig launchConfig(const PlanOptions& o, const MemoryBudget& budget, Backend backend,
+                          bool flash_attn, const Rung& rung);
+
+// The logical batch a posture runs with (Hermes' stacked posture raises it unless -b was given).
+std::uint32_t postureBatch(const PlanOptions& o, Posture posture);
+
+std::string gib(Bytes b);
+
+} // namespace headroom::detail

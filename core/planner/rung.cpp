@@ -1,0 +1,291 @@
+// Rung pricing: one context priced per term, placed (searched, or the user's pinned placement),
+// given a verdict and, for a refusal, the budget and shortfall; plus the per-rung KV-spill and
+// expert-split analyses and the speed estimate.
+#include "planner/planner_internal.h"
+#include "planner/speed_estimate.h"
+#include "policy/expert_split.h"
+#include "policy/kv_spill.h"
+#include "policy/placement.h"
+#include "policy/uma.h"
+
+#include <algorithm>
+
+namespace headroom::detail {
+
+// KV paged out to RAM or disk (elizaOS kv-spill): with every weight on the GPUs, the KV the GPUs
+// can still hold is the resident budget; the rest would page at 256 tokens, gated by the restore
+// latency. On llama.cpp this is --no-kv-offload with --cache-ram; reported per rung.
+KvSpillPlan kvSpillFor(const ContextPrice& price, const Assignment& full,
+                       const HardwareSnapshot& hw, const MemoryBudget& budget,
+                       const ResolvedOptions& opt, std::uint32_t context) {
+    KvSpillPlan none;
+    if (budget.devices.empty()) {
+        none.message = "CPU only: the KV cache already lives in RAM";
+        return none;
+    }
+    const Bytes kv = price.kvTotal();
+    if (kv == 0) {
+        none.message = "no KV cache (recurrent state only)";
+        return none;
+    }
+    SignedBytes resident = 0;
+    for (size_t d = 0; d < full.devices.size(); ++d)
+        resident += budget.devices[d].usable -
+                    (toSigned(full.devices[d].total()) - toSigned(full.devices[d].kv()));
+    if (resident <= 0) {
+        none.message = "the weights alone exceed the GPU budget: no room for resident KV pages";
+        none.resident_budget_bytes = resident;
+        return none;
+    }
+    policy::KvSpillInput in;
+    in.requested_context = context;
+    in.bytes_per_token = kvBytesPerToken(price);
+    in.resident_budget_bytes = resident;
+    const policy::KvHostKind kind = policy::hostKindOf(hw);
+    in.restore_class = policy::restoreClassFor(kind);
+    in.cpu_spill_available =
+        policy::cpuSpillAvailable(kind, hw.ram_total, static_cast<Bytes>(resident));
+    in.voice = opt.voice;
+    auto plan = policy::planKvSpill(in);
+    if (!plan) {
+        none.message = plan.error().message;
+        return none;
+    }
+    return *plan;
+}
+
+// MoE on a GPU (ferrox/FreeToken split): what is left after everything but the experts and the KV
+// goes to experts first, up to full residency, with the rung's whole KV as the reserve floor
+// (llama.cpp does not page KV). llama.cpp realises it as --n-cpu-moe.
+ExpertSplit expertSplitFor(const ModelShape& model, const ContextPrice& price,
+                           const Assignment& full, const MemoryBudget& budget,
+                           std::uint32_t context) {
+    ExpertSplit none;
+    if (!model.isMoe() || budget.devices.empty() || model.bytesPerExpert() == 0) return none;
+    SignedBytes net = 0;
+    for (size_t d = 0; d < full.devices.size(); ++d)
+        net += budget.devices[d].usable -
+               (toSigned(full.devices[d].total()) - toSigned(full.devices[d].kv()) -
+                toSigned(full.devices[d].experts));
+    policy::ExpertSplitInput in;
+    in.budget_bytes = net;
+    in.bytes_per_expert = model.bytesPerExpert();
+    in.bytes_per_page = std::max<Bytes>(1, kvBytesPerToken(price) * policy::kKvPageTokens);
+    in.num_experts = model.moe.n_expert;
+    in.total_experts = static_cast<std::uint64_t>(model.nMoeLayers()) * model.moe.n_expert;
+    in.prefill_overlap = true;
+    in.kv_reserve_pages = policy::kvReservePages(context, policy::kKvPageTokens);
+    auto split = policy::planCacheBudget(in);
+    if (!split) {
+        none.message = split.error().message;
+        return none;
+    }
+    ExpertSplit s = *split;
+    s.applicable = true;
+    return s;
+}
+
+namespace {
+
+// A pinned placement that does not fit: name the device (or RAM) and by how much.
+Refusal pinnedRefusal(const Assignment& a, const MemoryBudget& budget, bool detail) {
+    Refusal f;
+    int worst = -1;
+    SignedBytes worst_over = 0;
+    for (size_t d = 0; d < a.devices.size(); ++d) {
+        const SignedBytes over = toSigned(a.devices[d].total()) - budget.devices[d].usable;
+        if (over > worst_over) worst_over = over, worst = static_cast<int>(d);
+    }
+    if (worst >= 0) {
+        const auto& dev = budget.devices[static_cast<size_t>(worst)];
+        f.code = RefusalCode::DeviceOvercommitted;
+        f.budget = BudgetName::Vram;
+        f.device = worst;
+        f.needed_bytes = a.devices[static_cast<size_t>(worst)].total();
+        f.available_bytes = std::max<SignedBytes>(0, dev.usable);
+        f.shortfall_bytes = worst_over;
+        if (detail) {
+            f.message = "the pinned placement overcommits GPU " + std::to_string(worst) + " (" +
+                        dev.name + ") by " + formatBytes(static_cast<Bytes>(worst_over)) +
+                        ": it needs " + formatBytes(f.needed_bytes) + " of " +
+                        formatSignedBytes(dev.usable) + " usable";
+            f.terms = termLines(a.devices[static_cast<size_t>(worst)]);
+        }
+        return f;
+    }
+    f.code = RefusalCode::RamExceeded;
+    f.budget = BudgetName::Ram;
+    f.needed_bytes = a.host.total();
+    f.available_bytes = std::max<SignedBytes>(0, budget.ram_usable);
+    f.shortfall_bytes = std::max<SignedBytes>(0, toSigned(f.needed_bytes) - budget.ram_usable);
+    if (detail) {
+        f.message = "the pinned placement leaves " + formatBytes(f.needed_bytes) +
+                    " in system RAM but only " + formatSignedBytes(budget.ram_usable) +
+                    " is usable (" + formatBytes(static_cast<Bytes>(f.shortfall_bytes)) + " short)";
+        f.terms = termLines(a.host);
+    }
+    return f;
+}
+
+} // namespace
+
+Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryBudget& budget,
+              const HardwareSnapshot& hw, std::uint64_t requested_ctx, bool detail) {
+    Rung r;
+    r.requested_context =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(requested_ctx, UINT32_MAX));
+    const ContextPrice price = priceContext(model, opt, requested_ctx);
+    r.context = price.geometry.n_ctx;
+    r.n_ubatch = price.geometry.n_ubatch;
+    const std::uint32_t n_layer_all = model.nLayer();
+    const std::uint32_t ngl_all = n_layer_all + 1;
+    const bool pinned = opt.pinned.pinsPlacement() && !budget.devices.empty() && !budget.uma;
+
+    PlacementChoice choice;
+    choice.ngl = budget.devices.empty() ? 0 : ngl_all;
+    Assignment a = assign(model, price, opt, budget, choice);
+    const Assignment full = a; // everything offloaded: the reference for the KV and expert splits
+    bool ok = fits(a, budget);
+    bool resident = ok;
+
+    if (pinned) {
+        // The user's placement, priced as given; `-ngl auto` among the pins searches the count.
+        choice = pinnedChoice(model, opt, budget);
+        a = assign(model, price, opt, budget, choice);
+        if (opt.pinned.gpu_layers && opt.pinned.gpu_layers->kind == GpuLayers::Kind::Auto &&
+            !devicesFit(a, budget) && !budget.unknown)
+            searchLayerCount(model, price, opt, budget, choice, a);
+        ok = fits(a, budget);
+        resident = ok && a.spill_bytes == 0;
+    } else if (!ok && !budget.devices.empty() && !budget.uma && !budget.unknown) {
+        // Every axis of the search is monotone (more experts or fewer layers on the CPU never
+        // needs more VRAM), so the smallest move that fits is found by bisection.
+        ok = searchPlacement(model, price, opt, budget, choice, a);
+        ok = ok && toSigned(a.host.total()) <= budget.ram_usable;
+    }
+
+    r.totals = sumTerms(a);
+    for (size_t d = 0; d < a.devices.size(); ++d) {
+        DeviceUse u;
+        u.name = budget.devices[d].name;
+        u.terms = a.devices[d];
+        u.bytes = u.terms.total();
+        u.budget_bytes = budget.devices[d].usable;
+        r.devices.push_back(u);
+    }
+    r.host = a.host;
+    r.host_bytes = a.host.total();
+    r.host_budget_bytes = budget.uma ? 0 : budget.ram_usable;
+    r.placement.gpu_layers = choice.ngl;
+    r.placement.n_cpu_moe = choice.n_cpu_moe;
+    r.placement.spill_bytes = a.spill_bytes;
+    for (size_t il = 0; il < choice.ffn_host.size(); ++il)
+        if (choice.ffn_host[il])
+            r.placement.ffn_blocks_to_host.push_back(static_cast<std::uint32_t>(il));
+    r.placement.override_tensor = policy::hybridFfnOverride(r.placement.ffn_blocks_to_host);
+    r.placement.pinned = pinned;
+    r.placement.split_mode = choice.split_mode;
+    r.placement.tensor_split =
+        choice.split.empty() && budget.devices.size() > 1 && choice.split_mode != SplitMode::None
+            ? plannedSplit(budget)
+            : choice.split;
+    const std::vector<double> cumulative =
+        choice.split_mode == SplitMode::None
+            ? std::vector<double>(budget.devices.size(), 1.0)
+            : cumulativeSplit(r.placement.tensor_split, budget.devices.size());
+    r.placement.device_layers.assign(budget.devices.size(), 0);
+    for (std::uint32_t il = 0; il <= n_layer_all; ++il) {
+        int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
+        if (d >= 0 && choice.split_mode == SplitMode::Row) d = 0;
+        if (d >= 0)
+            ++r.placement.device_layers[static_cast<size_t>(d)];
+        else
+            ++r.placement.host_layers;
+    }
+    if (model.isMoe()) {
+        const Bytes per_layer = model.moe.n_expert;
+        for (std::uint32_t il = 0; il < n_layer_all; ++il) {
+            if (model.layers[il].experts_bytes == 0 || (model.layers[il].is_mtp && !opt.mtp))
+                continue;
+            const bool host = il < choice.n_cpu_moe ||
+                              (il < choice.moves.size() && choice.moves[il].expert_parts >= 3) ||
+                              layerDevice(il, n_layer_all, choice.ngl, cumulative) < 0;
+            (host ? r.placement.expert_slots_host : r.placement.expert_slots_gpu) += per_layer;
+        }
+    }
+
+    r.verdict = ok ? (resident ? Verdict::Resident : Verdict::Spilled) : Verdict::Refused;
+    if (!ok && pinned && !budget.unknown) {
+        r.refusal = pinnedRefusal(a, budget, detail);
+    } else if (!ok) {
+        Refusal f;
+        const Bytes needed = r.totals.total();
+        SignedBytes available = budget.ram_usable;
+        for (const auto& d : budget.devices)
+            available += d.usable;
+        if (budget.unknown) {
+            f.code = RefusalCode::MemoryUnknown;
+            f.budget = BudgetName::MemoryUnknown;
+        } else if (budget.uma) {
+            f.code = RefusalCode::UmaPoolExceeded;
+            f.budget = BudgetName::UmaPool;
+            available = budget.devices.empty() ? 0 : budget.devices[0].usable;
+        } else if (budget.devices.empty()) {
+            f.code = RefusalCode::RamExceeded;
+            f.budget = BudgetName::Ram;
+        } else {
+            f.code = RefusalCode::VramRamExceeded;
+            f.budget = BudgetName::VramRam;
+        }
+        f.needed_bytes = needed;
+        f.available_bytes = std::max<SignedBytes>(0, available);
+        // What is missing. The sum can have room the placement cannot use (a small GPU beside
+        // large RAM): then it is the worst single budget's overflow. Never negative.
+        SignedBytes shortfall = toSigned(needed) - available;
+        if (shortfall <= 0 && !budget.uma && !budget.unknown)
+            shortfall =
+                std::max(deviceOverflow(a, budget), toSigned(a.host.total()) - budget.ram_usable);
+        f.shortfall_bytes = std::max<SignedBytes>(0, shortfall);
+        if (!detail) {
+            // message and terms are for people; a remedy's re-pricing needs the numbers only
+        } else if (f.code == RefusalCode::MemoryUnknown)
+            f.message =
+                "free memory could not be read right now, so no launch is planned on a guess";
+        else
+            f.message = formatTokens(r.context) + " needs " + gib(needed) + " but " +
+                        budgetName(f.budget) + " has " + formatSignedBytes(available) +
+                        " usable (" + formatSignedBytes(f.shortfall_bytes) + " short)";
+        if (detail) f.terms = termLines(r.totals);
+        r.refusal = f;
+    }
+    // Unified memory: a plan that fits the pool must still leave the OS its floor (Hermes
+    // estimator revision 5eca89b5, UMA OS-floor gate). With the 80 % pool share it cannot bite
+    // today (20 % left always exceeds min(16 GiB, max(3 GiB, 10 %))); it stays as the guard if
+    // that share ever changes.
+    if (r.verdict == Verdict::Resident && budget.uma && !budget.devices.empty()) {
+        const policy::OsFloorCheck os =
+            policy::checkOsFloor(budget.uma_pool_total, r.totals.total());
+        if (!os.ok) {
+            r.verdict = Verdict::Refused;
+            Refusal f;
+            f.code = RefusalCode::OsFloor;
+            f.budget = BudgetName::OsFloor;
+            f.needed_bytes = r.totals.total();
+            f.available_bytes = toSigned(budget.uma_pool_total) - toSigned(os.floor);
+            f.shortfall_bytes =
+                std::max<SignedBytes>(0, toSigned(f.needed_bytes) - f.available_bytes);
+            f.terms = termLines(r.totals);
+            f.message = "would leave " + formatSignedBytes(os.left) + " of the " +
+                        formatBytes(budget.uma_pool_total) + " pool for the OS (floor " +
+                        formatBytes(os.floor) + "): the machine would swap";
+            r.refusal = f;
+        }
+    }
+    if (!detail) return r;
+    r.kv_spill = kvSpillFor(price, full, hw, budget, opt, r.context);
+    r.expert_split = expertSplitFor(model, price, full, budget, r.context);
+    r.speed = estimateSpeed(model, a, hw, budget, r.n_ubatch, r.context, opt.backend);
+    return r;
+}
+
+} // namespace headroom::detail
