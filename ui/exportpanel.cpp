@@ -92,6 +92,15 @@ ExportPanel::ExportPanel(QWidget* parent) : QWidget(parent) {
 void ExportPanel::setPlan(const Plan& plan) {
     m_plan = plan;
     m_has_plan = true;
+    // A new plan starts at its launch window; the Why panel then reports the rung it shows.
+    m_rung = -1;
+    render();
+}
+
+void ExportPanel::setRung(int rung_index) {
+    const int r = (rung_index >= 0 && rung_index < int(m_plan.rungs.size())) ? rung_index : -1;
+    if (r == m_rung) return;
+    m_rung = r;
     render();
 }
 
@@ -123,11 +132,14 @@ void ExportPanel::render() {
         SwapModel model;
         model.plan = m_plan;
         model.launch.fit = FitMode(m_fit->currentData().toInt());
+        model.launch.rung_index = m_rung;
         Result<std::string> yaml = llamaSwapYaml({model}, LlamaSwapOptions{});
         ok = yaml.has_value();
         out = ok ? qs(*yaml) : tr("# Nothing to export: %1").arg(qs(yaml.error().message));
     } else if (format == OllamaModelfile) {
-        Result<headroom::OllamaModelfile> mf = ollamaModelfile(m_plan, OllamaExportOptions{});
+        OllamaExportOptions oo;
+        oo.rung_index = m_rung;
+        Result<headroom::OllamaModelfile> mf = ollamaModelfile(m_plan, oo);
         ok = mf.has_value();
         out = ok ? qs(mf->text) : tr("# Nothing to export: %1").arg(qs(mf.error().message));
         if (ok && !mf->server_env.empty()) {
@@ -138,6 +150,7 @@ void ExportPanel::render() {
     } else {
         LaunchExportOptions o;
         o.fit = FitMode(m_fit->currentData().toInt());
+        o.rung_index = m_rung;
         Result<LaunchCommand> launch = llamaServerLaunch(m_plan, o);
         if (!launch) {
             ok = false;

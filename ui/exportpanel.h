@@ -23,6 +23,10 @@ public:
     explicit ExportPanel(QWidget* parent = nullptr);
 
     void setPlan(const Plan& plan);
+    // Exports rung `rung_index` of the plan (-1: the launch decision). Any rung that runs
+    // exports; a refused one says why instead.
+    void setRung(int rung_index);
+    int rung() const { return m_rung; }
     void clear();
     void setFormat(Format f);
     QString text() const;
@@ -38,6 +42,7 @@ private:
 
     Plan m_plan;
     bool m_has_plan = false;
+    int m_rung = -1;
     QComboBox* m_format;
     QComboBox* m_fit;
     QPlainTextEdit* m_text;

@@ -265,6 +265,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
         m_export->clear();
     });
     connect(m_charts, &ChartsPanel::rungActivated, m_why, &WhyPanel::selectRung);
+    connect(m_why, &WhyPanel::rungShown, m_export, &ExportPanel::setRung);
     // Errors are shown in the window, never only on stderr.
     connect(m_hardware, &HardwarePanel::errorOccurred, this,
             [this](const QString& m) { statusBar()->showMessage(m, 10000); });

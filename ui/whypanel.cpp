@@ -333,6 +333,7 @@ void WhyPanel::render() {
         m_rungs->setCurrentIndex(m_row);
     }
     const Rung& r = m_plan.rungs[size_t(m_row)];
+    Q_EMIT rungShown(m_row);
     m_sentence->setText(rungSentence(m_plan, m_row));
     renderMtp(r);
     const bool launch = !m_plan.decision.refused && m_plan.decision.rung_index == m_row;

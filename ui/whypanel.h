@@ -49,6 +49,8 @@ public:
 
 Q_SIGNALS:
     void remedyChosen(const headroom::PlanOptions& options);
+    // The rung now explained (an index into the plan's rungs): the export follows it.
+    void rungShown(int row);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override;

@@ -32,7 +32,7 @@ bool ollamaSupportsCacheType(GgmlType type) {
 }
 
 Result<OllamaModelfile> ollamaModelfile(const Plan& plan, const OllamaExportOptions& options) {
-    auto rungOr = chosenRung(plan);
+    auto rungOr = chosenRung(plan, options.rung_index);
     if (!rungOr) return rungOr.error();
     const Rung& rung = *rungOr;
     auto cfgOr = launchFor(plan, rung);

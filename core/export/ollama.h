@@ -14,6 +14,7 @@ namespace headroom {
 
 struct OllamaExportOptions {
     std::string model_path; // FROM; "" = as for llama-server (launchModelPath)
+    int rung_index = -1;    // which rung of the plan (-1: the launch decision)
 };
 
 struct OllamaModelfile {

@@ -210,6 +210,32 @@ private Q_SLOTS:
         QVERIFY(w.exportPanel()->saveTo(path, true).has_value());
     }
 
+    void theExportFollowsTheRungTheUserLooksAt() {
+        MainWindow w(quietConfig());
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        selectRow(w, QStringLiteral("llama-3.1-8b-instruct"));
+        const Plan plan = *w.controller()->plan();
+        auto* format = child<QComboBox>(&w, "exportFormatCombo");
+        auto* text = child<QPlainTextEdit>(&w, "exportText");
+        format->setCurrentIndex(format->findData(int(ExportPanel::LlamaServerLine)));
+        // Every rung: a rung that runs exports its own -c (the requested context, which llama.cpp
+        // pads itself); a refused one says why instead of falling back to another rung.
+        for (int i = 0; i < int(plan.rungs.size()); ++i) {
+            w.whyPanel()->selectRung(i);
+            QCOMPARE(w.exportPanel()->rung(), i);
+            const Rung& r = plan.rungs[size_t(i)];
+            if (r.verdict == Verdict::Refused) {
+                QVERIFY2(text->toPlainText().startsWith("# Nothing to launch"),
+                         qPrintable(text->toPlainText()));
+            } else {
+                const QString c =
+                    QStringLiteral("-c ") + QString::number(r.requested_context) + " ";
+                QVERIFY2(text->toPlainText().contains(c), qPrintable(text->toPlainText()));
+            }
+        }
+    }
+
     void aPresetReplacesTheMachine() {
         MainWindow w(quietConfig());
         auto* presets = child<QComboBox>(&w, "presetCombo");
