@@ -103,7 +103,7 @@ Result<OllamaModelfile> ollamaModelfile(const Plan& plan, const OllamaExportOpti
                  " requests num_ctx tokens (" + std::to_string(rung.requested_context) +
                  " in all)\n";
         if (k == "num_gpu") t += "# layers on the GPU (llama.cpp -ngl)\n";
-        t += "PARAMETER " + k + " " + v + "\n";
+        t.append("PARAMETER ").append(k).append(" ").append(v).append("\n");
     }
     t += "# Ollama sets these for the whole server, not per model: start `ollama serve` with\n";
     for (const auto& e : mf.server_env)
