@@ -12,6 +12,8 @@ namespace headroom::cli {
 
 // Exit codes of the CLI contract (README, "Using the CLI"); scripts depend on them.
 inline constexpr int kExitOk = 0;
+// An exception no command expected (core never throws; this is a bug, reported, never a crash).
+inline constexpr int kExitInternalError = 1;
 inline constexpr int kExitBadArguments = 2;
 inline constexpr int kExitUnreadableInput = 3;
 inline constexpr int kExitProbeFailed = 4;

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <algorithm>
+#include <exception>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -104,7 +105,9 @@ std::optional<std::string> emptyValueMessage(const CLI::App& app) {
 
 } // namespace headroom::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int runCli(int argc, char** argv) {
     using namespace headroom::cli;
     CLI::App app{"Headroom: will this model fit, at what context, how fast, launched how?",
                  "headroom-cli"};
@@ -148,4 +151,19 @@ int main(int argc, char** argv) {
     for (auto& [sub, run] : runners)
         if (sub->parsed()) return run();
     return kExitBadArguments;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // Nothing below is expected to throw (core returns Result, CLI11's errors are handled where
+    // it parses); an exception that still escapes is a bug, said as one, not an abort.
+    try {
+        return runCli(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "headroom-cli: internal error: " << e.what() << " (please report this)\n";
+    } catch (...) {
+        std::cerr << "headroom-cli: internal error (please report this)\n";
+    }
+    return headroom::cli::kExitInternalError;
 }

@@ -38,8 +38,12 @@ std::string gib(Bytes b) {
 
 std::vector<double> plannedSplit(const MemoryBudget& budget) {
     std::vector<double> s;
-    for (const auto& d : budget.devices)
-        s.push_back(static_cast<double>(std::max<SignedBytes>(0, d.usable) / toSigned(MiB)));
+    s.reserve(budget.devices.size());
+    for (const auto& d : budget.devices) {
+        // Whole MiB, as -ts is written: the integer quotient is meant.
+        const SignedBytes mib = std::max<SignedBytes>(0, d.usable) / toSigned(MiB);
+        s.push_back(static_cast<double>(mib));
+    }
     return s;
 }
 

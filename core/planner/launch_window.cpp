@@ -263,6 +263,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     };
 
     std::vector<PostureResult> results;
+    results.reserve(postures.size());
     for (Posture p : postures)
         results.push_back(priceAll(p, plan.budget, true));
 
@@ -312,6 +313,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         // moves, only down, never below the floor, and never onto a spilled placement.
         const MemoryBudget live = liveBudget(hw, options.extra_reserve);
         std::vector<PostureResult> now;
+        now.reserve(postures.size());
         for (Posture p : postures)
             now.push_back(priceAll(p, live, false));
         const size_t now_chosen = choosePosture(now, false);

@@ -25,7 +25,8 @@ std::string valueOf(const std::vector<std::string>& argv, const std::string& fla
     return *(it + 1);
 }
 
-Plan planFor(const ModelShape& m, std::vector<Bytes> vram, Bytes ram, PlanOptions o = {}) {
+Plan planFor(const ModelShape& m, const std::vector<Bytes>& vram, Bytes ram,
+             const PlanOptions& o = {}) {
     auto p = makePlan(m, snapshotFromSizes(vram, ram, false), o);
     if (!p) qFatal("makePlan failed: %s", p.error().message.c_str());
     return *p;

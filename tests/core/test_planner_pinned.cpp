@@ -288,9 +288,10 @@ private slots:
         const Plan p =
             planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB, 12 * GiB}, 64 * GiB, false));
         QVERIFY(p.launch.has_value());
-        const std::vector<double> expected = {
-            static_cast<double>(p.budget.devices[0].usable / toSigned(MiB)),
-            static_cast<double>(p.budget.devices[1].usable / toSigned(MiB))};
+        // Whole MiB of each usable budget (integer quotients, as -ts is written).
+        const SignedBytes mib0 = p.budget.devices[0].usable / toSigned(MiB);
+        const SignedBytes mib1 = p.budget.devices[1].usable / toSigned(MiB);
+        const std::vector<double> expected = {static_cast<double>(mib0), static_cast<double>(mib1)};
         QCOMPARE(p.launch->tensor_split, expected);
         QVERIFY(contains(llamaServerArgs(*p.launch), {"-ts", tensorSplitText(expected)}));
         // And that split is the one priced: the layer counts follow it.
