@@ -26,6 +26,17 @@ if [ ! -f "$nm/node-llama-cpp/package.json" ] || ! grep -q '"version": "3.21.1"'
     || { echo "validation skipped: npm could not install node-llama-cpp@3.21.1"; exit 77; }
 fi
 
+# On a CPU with AMX (Sapphire Rapids and later), ggml_backend_load_best picks the
+# libggml-cpu-sapphirerapids variant, whose AMX extra buffer type (ggml-cpu/amx) takes the
+# quantized weights into memory it allocates instead of reading them through mmap: the sparse
+# replica of a 27B model then asks for 30 GB of real RAM and the load fails, and the buffers differ
+# from every other CPU's. The suite measures the CPU backend as other x86 CPUs run it, so the AMX
+# variant is moved aside in this private install (the next best variant is loaded). AMX hosts are a
+# pricing case of their own (weights in anonymous memory), not covered here yet.
+for amx in "$nm"/@node-llama-cpp/linux-x64/bins/*/libggml-cpu-sapphirerapids.so; do
+  [ -f "$amx" ] && mv "$amx" "$(dirname "$amx")/amx-disabled-$(basename "$amx").off"
+done
+
 gcc -O2 -shared -fPIC -o "$dir/shim.so" "$here/shim.c" -ldl
 
 # HEADROOM_VALIDATION_REUSE=1 (quick local iterations): start from the committed numbers instead
