@@ -640,6 +640,14 @@ QChartView* ChartsPanel::currentChartView() const {
     return qobject_cast<QChartView*>(w);
 }
 
+QList<QPointF> ChartsPanel::budgetLinePoints(int chart) const {
+    if (chart < 0 || chart >= int(m_memory_views.size())) return {};
+    for (QAbstractSeries* s : m_memory_views[size_t(chart)]->chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && line->name() == tr("Budget"))
+            return line->points();
+    return {};
+}
+
 QList<QChartView*> ChartsPanel::chartViews() const {
     QList<QChartView*> out(m_memory_views.begin(), m_memory_views.end());
     out << m_speed_view << m_expert_view;

@@ -56,6 +56,9 @@ public:
 
     // The shared legend of the memory charts: every term drawn on any of them, then "Budget".
     QStringList legendEntries() const;
+    // The points of the budget line drawn on memory chart `chart` (empty when it has none): what a
+    // reader sees of the budget, for tests that must not reach into Qt Charts themselves.
+    QList<QPointF> budgetLinePoints(int chart) const;
     // The value the hovered bar or point shows ("" when nothing is hovered).
     QString hoverText() const { return m_hover_text; }
     // What hovering a cell of one of the panel's models shows (public for tests: the charts'
