@@ -1,6 +1,6 @@
 #!/bin/sh
 # Configures (preset "default": build/, RelWithDebInfo, Ninja), proves that every package config
-# configure found comes from scripts/packages.txt (scripts/check_deps.sh), and builds everything.
+# configure found comes from the list in scripts/deps.sh (scripts/check_deps.sh), and builds everything.
 set -eu
 cd "$(dirname "$0")/.."
 mkdir -p build

@@ -2,7 +2,7 @@
 # Proves that the dependencies configure found are the ones scripts/deps.sh installs, so that a
 # package only this machine happens to have is caught here and not on a user's fresh Debian 12.
 #   check_deps.sh [--configure-failed LOG] [BUILD_DIR [PACKAGES_FILE]]
-#                                                  (defaults: build, scripts/packages.txt)
+#                                                  (defaults: build, the list of deps.sh --list)
 # Every `<Name>_DIR` entry of BUILD_DIR/CMakeCache.txt is a CMake package config that
 # find_package() looked for, Qt 6 components and their transitive find_dependency() included.
 # Each config file found is mapped to the Debian package that owns it (dpkg -S); that package
@@ -21,7 +21,15 @@ if [ "${1:-}" = --configure-failed ]; then
   shift 2
 fi
 build=${1:-build}
-list=${2:-scripts/packages.txt}
+list=${2:-}
+listname=$list
+if [ -z "$list" ]; then
+  listname="the list in scripts/deps.sh"
+  # The list deps.sh installs (printed by deps.sh --list), in a temporary file.
+  list=$(mktemp)
+  trap 'rm -f "$list"' EXIT
+  sh "$(dirname "$0")/deps.sh" --list >"$list"
+fi
 cache=$build/CMakeCache.txt
 [ -f "$cache" ] || { echo "check_deps: $cache not found (configure first)" >&2; exit 2; }
 
@@ -30,7 +38,7 @@ fail=0
 # deps.sh must have run: the closure below is read from what dpkg has installed.
 for p in $packages; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    echo "check_deps: $p (listed in $list) is not installed: run sh scripts/deps.sh" >&2
+    echo "check_deps: $p (listed in $listname) is not installed: run sh scripts/deps.sh" >&2
     fail=1
   fi
 done
@@ -53,7 +61,7 @@ for entry in $(sed -n 's/^\([A-Za-z0-9_.+-]*_DIR\):PATH=\(.*\)$/\1=\2/p' "$cache
   if [ "$dir" = "$var-NOTFOUND" ]; then
     if [ "$failed_configure" -eq 1 ]; then
       echo "check_deps: CMake looked for the package config of $name and found none:" \
-        "add the Debian package that ships ${name}Config.cmake to $list" >&2
+        "add the Debian package that ships ${name}Config.cmake to $listname" >&2
       fail=1
     fi
     continue
@@ -68,15 +76,15 @@ for entry in $(sed -n 's/^\([A-Za-z0-9_.+-]*_DIR\):PATH=\(.*\)$/\1=\2/p' "$cache
   checked=$((checked + 1))
   if ! owner=$(dpkg -S "$config" 2>/dev/null); then
     echo "check_deps: $name comes from $config, which no Debian package owns:" \
-      "install it from Debian's archive and add the package to $list" >&2
+      "install it from Debian's archive and add the package to $listname" >&2
     fail=1
     continue
   fi
   pkg=${owner%%:*}
   pkg=${pkg%%,*}
   if ! echo "$closure" | grep -qx "$pkg"; then
-    echo "check_deps: $pkg provides $name ($config) but is neither in $list" \
-      "nor pulled in by its packages: add $pkg to $list" >&2
+    echo "check_deps: $pkg provides $name ($config) but is neither in $listname" \
+      "nor pulled in by its packages: add $pkg to $listname" >&2
     fail=1
   fi
 done
@@ -86,9 +94,9 @@ if [ "$failed_configure" -eq 1 ]; then
   for name in $(sed -n -e 's/.*provided by "\([A-Za-z0-9_.+-]*\)".*/\1/p' \
     -e 's/.*because dependency \([A-Za-z0-9_.+-]*\) could.*/\1/p' "$log" | sort -u); do
     echo "check_deps: CMake could not find $name (${name}Config.cmake): install the Debian" \
-      "package that ships it (apt-file search ${name}Config.cmake) and add it to $list" >&2
+      "package that ships it (apt-file search ${name}Config.cmake) and add it to $listname" >&2
   done
   exit 1
 fi
 [ "$fail" -eq 0 ] || exit 1
-echo "check_deps: $checked package configs, all from $list or its dependencies"
+echo "check_deps: $checked package configs, all from $listname or its dependencies"
