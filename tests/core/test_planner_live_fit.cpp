@@ -2,7 +2,7 @@
 // fit_to_free_memory): the live re-plan is a fresh plan_launch on the live budget — without the
 // requested-window restore, and free to choose the other MTP posture — and only the window moves,
 // only down.
-#include "common/test_shapes.h"
+#include "common/plan_helpers.h"
 #include "planner.h"
 
 #include <QtTest>
@@ -11,12 +11,6 @@ using namespace headroom;
 using namespace headroom::test;
 
 namespace {
-
-Plan planOrFail(const ModelShape& m, const HardwareSnapshot& hw, const PlanOptions& o) {
-    auto p = makePlan(m, hw, o);
-    if (!p) qFatal("makePlan failed: %s", p.error().message.c_str());
-    return *p;
-}
 
 bool hasReason(const Plan& p, const std::string& text) {
     for (const auto& r : p.decision.reasons)

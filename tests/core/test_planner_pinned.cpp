@@ -1,7 +1,7 @@
 // The typed launch and the user's own placement ("what if"): -ngl, --n-cpu-moe, -ot, -ts and -sm
 // are priced exactly as llama.cpp would place them, overcommits are refused naming the device,
 // the launch keeps the user's flags, and remedies carry the flags they apply.
-#include "common/test_shapes.h"
+#include "common/plan_helpers.h"
 #include "launch/launch_config.h"
 #include "planner.h"
 #include "planner/planner_internal.h"
@@ -15,28 +15,6 @@ using namespace headroom;
 using namespace headroom::test;
 
 namespace {
-
-Plan planOrFail(const ModelShape& m, const HardwareSnapshot& hw, const PlanOptions& o = {}) {
-    auto p = makePlan(m, hw, o);
-    if (!p) qFatal("makePlan failed: %s", p.error().message.c_str());
-    return *p;
-}
-
-// 8 MoE blocks: 50 MiB attention + 1 GiB of routed experts (64 experts, 8 used) each, one
-// 64-wide KV head; 100 MiB output (the shape test_planner.cpp uses).
-ModelShape moeShape() {
-    ModelShape m = denseShape(8, 8, 1, 64, 32000, 0, 131072);
-    m.id = "test-moe";
-    m.moe = {64, 8, 0};
-    m.n_ff_exp = 512;
-    for (auto& l : m.layers) {
-        l.attn_bytes = 50 * MiB;
-        l.ffn_bytes = 0;
-        l.experts_bytes = GiB;
-    }
-    m.output_bytes = 100 * MiB;
-    return m;
-}
 
 // llama8bLike with one nextn (MTP) block appended: an MTP-capable model.
 ModelShape mtpShape() {

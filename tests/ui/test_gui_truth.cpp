@@ -10,6 +10,7 @@
 #include "modelpicker.h"
 #include "optionspanel.h"
 #include "rungmodels.h"
+#include "ui/ui_test_util.h"
 #include "whypanel.h"
 
 #include "core/catalog.h"
@@ -40,22 +41,9 @@
 
 using namespace headroom;
 using namespace headroom::ui;
+using namespace headroom::ui::test;
 
 namespace {
-
-MainWindowConfig quietConfig() {
-    MainWindowConfig c;
-    c.probe_on_start = false;
-    c.restore_state = false;
-    return c;
-}
-
-template <typename T>
-T* child(QWidget* w, const char* name) {
-    T* c = w->findChild<T*>(QLatin1String(name));
-    if (!c) qFatal("no child %s", name);
-    return c;
-}
 
 void typeInto(QLineEdit* edit, const QString& text) {
     edit->setFocus();

@@ -7,6 +7,7 @@
 #include "hardwarepanel.h"
 #include "mainwindow.h"
 #include "modelpicker.h"
+#include "ui/ui_test_util.h"
 
 #include <QAbstractButton>
 #include <QComboBox>
@@ -20,15 +21,9 @@
 
 using namespace headroom;
 using namespace headroom::ui;
+using namespace headroom::ui::test;
 
 namespace {
-
-MainWindowConfig quietConfig() {
-    MainWindowConfig c;
-    c.probe_on_start = false;
-    c.restore_state = false;
-    return c;
-}
 
 void typeInto(QLineEdit* edit, const QString& text) {
     edit->setFocus();

@@ -238,8 +238,11 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         auto* prefill = new QLineSeries(chart);
         prefill->setName(tr("Prefill tok/s"));
         prefill->setPointsVisible(true);
-        for (auto [series, column] : {std::pair{decode, int(SpeedModel::Decode)},
-                                      std::pair{prefill, int(SpeedModel::Prefill)}}) {
+        for (const auto& line : {std::pair{decode, int(SpeedModel::Decode)},
+                                 std::pair{prefill, int(SpeedModel::Prefill)}}) {
+            // Named copies, not structured bindings: lambdas capture them below.
+            QLineSeries* const series = line.first;
+            const int column = line.second;
             auto* mapper = new QVXYModelMapper(series);
             mapper->setModel(m_speed_model);
             mapper->setSeries(series);
@@ -325,10 +328,12 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         connect(budget, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
             showHover(m_expert_model, qRound(p.x()), ExpertSplitModel::Budget, on);
         });
-        auto [x, y] = attachGiBAxes(chart, series, budget);
+        const auto axes = attachGiBAxes(chart, series, budget);
+        auto* const x = axes.first;
+        auto* const y = axes.second;
         connect(series, &QStackedBarSeries::barsetsAdded, chart, [series] {
             const QList<QBarSet*> sets = series->barSets();
-            if (sets.size() > 0) sets[0]->setColor(termColor(RungMemoryModel::Experts));
+            if (!sets.empty()) sets[0]->setColor(termColor(RungMemoryModel::Experts));
             if (sets.size() > 1) sets[1]->setColor(termColor(RungMemoryModel::Kv));
         });
         connect(series, &QStackedBarSeries::hovered, this,
@@ -435,7 +440,9 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     connect(budget, &QLineSeries::hovered, this, [this, model](const QPointF& p, bool on) {
         showHover(model, qRound(p.x()), RungMemoryModel::Budget, on);
     });
-    auto [x, y] = attachGiBAxes(chart, series, budget);
+    const auto axes = attachGiBAxes(chart, series, budget);
+    auto* const x = axes.first;
+    auto* const y = axes.second;
     auto recolor = [series] {
         const QList<QBarSet*> sets = series->barSets();
         for (int i = 0; i < sets.size(); ++i) {
