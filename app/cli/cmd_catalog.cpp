@@ -53,17 +53,18 @@ CommandRegistrar reg(
         sub.add_option("--fits-at", cmd->fits_at,
                        "only models that run (resident or spilled) at this context, e.g. 128K");
         sub.add_flag("--json", cmd->json, "print JSON");
+        addParseCheck(sub, [cmd]() -> std::optional<Error> {
+            if (cmd->fits_at.empty()) return std::nullopt;
+            auto t = parseTokens(cmd->fits_at);
+            if (t && *t > 0) return std::nullopt;
+            return makeError(ErrorCode::InvalidArgument,
+                             "--fits-at '" + cmd->fits_at +
+                                 "' is not a token count (e.g. 131072 or 128K)");
+        });
         return [cmd]() -> int {
             std::optional<std::uint32_t> fits_at;
-            if (!cmd->fits_at.empty()) {
-                auto t = parseTokens(cmd->fits_at);
-                if (!t || *t == 0)
-                    return fail("catalog",
-                                "--fits-at '" + cmd->fits_at +
-                                    "' is not a token count (e.g. 131072 or 128K)",
-                                kExitBadArguments);
-                fits_at = static_cast<std::uint32_t>(*t);
-            }
+            if (!cmd->fits_at.empty()) // a token count above 0 (the parse check)
+                fits_at = static_cast<std::uint32_t>(*parseTokens(cmd->fits_at));
             OptionFlags of = cmd->options;
             if (fits_at) of.ctx = std::to_string(*fits_at);
             auto options = resolveOptions(of);

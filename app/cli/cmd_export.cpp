@@ -34,16 +34,20 @@ struct ExportCommand {
     std::string swap_id;
 };
 
-int run(const ExportCommand& c) {
-    static const std::map<std::string, FitMode> fitModes = {{"pin", FitMode::Pin},
-                                                            {"fit", FitMode::LeaveToFit}};
-    const auto fit = fitModes.find(c.fit);
-    if (fit == fitModes.end())
-        return fail("export", "--fit-policy '" + c.fit + "' is not valid (accepted: pin, fit)",
-                    kExitBadArguments);
+const std::map<std::string, FitMode>& fitModes() {
+    static const std::map<std::string, FitMode> modes = {{"pin", FitMode::Pin},
+                                                         {"fit", FitMode::LeaveToFit}};
+    return modes;
+}
+
+// The export flags' values, checked when the command line is read (addParseCheck): no I/O.
+std::optional<Error> checkExportFlags(const ExportCommand& c) {
+    if (fitModes().count(c.fit) == 0)
+        return makeError(ErrorCode::InvalidArgument,
+                         "--fit-policy '" + c.fit + "' is not valid (accepted: pin, fit)");
     if (c.ttl < 0)
-        return fail("export", "--ttl must be 0 (never unload) or a number of seconds",
-                    kExitBadArguments);
+        return makeError(ErrorCode::InvalidArgument,
+                         "--ttl must be 0 (never unload) or a number of seconds");
     if (!c.port.empty()) {
         // llama-server --port takes a TCP port: 1-65535 (0 would ask the OS for any port, which
         // a launch config cannot then name).
@@ -51,9 +55,14 @@ int run(const ExportCommand& c) {
             c.port.size() <= 5 && c.port.find_first_not_of("0123456789") == std::string::npos;
         const unsigned long n = digits ? std::stoul(c.port) : 0;
         if (!digits || n < 1 || n > 65535)
-            return fail("export", "--port '" + c.port + "' is not valid (accepted: 1 to 65535)",
-                        kExitBadArguments);
+            return makeError(ErrorCode::InvalidArgument,
+                             "--port '" + c.port + "' is not valid (accepted: 1 to 65535)");
     }
+    return std::nullopt;
+}
+
+int run(const ExportCommand& c) {
+    const FitMode fit = fitModes().at(c.fit); // checkExportFlags accepted it
     // Refuse an impossible target before spending time on planning: a device, FIFO or directory
     // (never replaced), or an existing file without --force. The write re-checks atomically.
     if (!c.output.empty() && c.output != "-")
@@ -72,7 +81,7 @@ int run(const ExportCommand& c) {
     }
 
     LaunchExportOptions launch;
-    launch.fit = fit->second;
+    launch.fit = fit;
     launch.model_path = c.model_path;
     launch.server_binary = c.server_binary;
     launch.host = c.host;
@@ -152,6 +161,7 @@ CommandRegistrar reg(
         addModelFlags(sub, cmd->model);
         addHardwareFlags(sub, cmd->hardware);
         addOptionFlags(sub, cmd->options);
+        addParseCheck(sub, [cmd] { return checkExportFlags(*cmd); });
         sub.footer(
             "The exported launch is the chosen rung of the plan `headroom-cli plan` prints for "
             "the same flags.\nExit codes: 0 written, 2 bad arguments (also: FILE exists without "

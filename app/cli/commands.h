@@ -2,9 +2,12 @@
 // edits main.cpp. Each command's run callback returns the process exit code.
 #pragma once
 
+#include "result.h"
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,13 @@ struct CommandRegistrar {
         commandRegistry().push_back({std::move(name), std::move(description), std::move(setup)});
     }
 };
+
+// A check of a command's parsed option values that needs no I/O (a malformed -ngl, --vram or
+// --port): an error is exit 2, said before the command runs, so nothing is probed or read for a
+// command line that cannot work. Registered by a command's setup on its own CLI::App `sub`; the
+// checks run in the order they were added (command_line.cpp).
+using ParseCheck = std::function<std::optional<Error>()>;
+void addParseCheck(CLI::App& sub, ParseCheck check);
 
 // Prints "headroom-cli <cmd>: <message>" to stderr and returns `code`.
 int fail(const std::string& command, const std::string& message, int code);

@@ -10,6 +10,56 @@
 
 namespace headroom::cli {
 
+namespace {
+
+Error badArg(const std::string& flag, const std::string& value, const std::string& accepted) {
+    return makeError(ErrorCode::InvalidArgument, flag + " '" + value + "' is not valid",
+                     "accepted: " + accepted);
+}
+
+std::string withDetails(const Error& e) {
+    return e.details.empty() ? e.message : e.message + " (" + e.details + ")";
+}
+
+} // namespace
+
+namespace {
+
+// The machine given by sizes (--vram/--gpu/--ram) instead of a probe, preset or profile.
+struct SizedHardware {
+    std::vector<Bytes> vram;
+    Bytes ram = 0;
+};
+
+// What the hardware flags say without any I/O: one source at most, and the sizes read. nullopt:
+// the source is the probe, a preset or a profile (resolveHardware reads it).
+Result<std::optional<SizedHardware>> readHardwareFlags(const HardwareFlags& f) {
+    const int sources = (f.probe ? 1 : 0) + (f.preset.empty() ? 0 : 1) +
+                        (f.hardware_file.empty() ? 0 : 1) +
+                        ((f.vram.empty() && f.ram.empty() && f.gpu.empty()) ? 0 : 1);
+    if (sources > 1)
+        return makeError(ErrorCode::InvalidArgument, "give one hardware source",
+                         "one of --probe, --preset ID, --hardware FILE, or --gpu/--vram/--ram");
+    if (!f.preset.empty() || !f.hardware_file.empty() || (f.probe || sources == 0)) {
+        if (f.uma) return makeError(ErrorCode::InvalidArgument, "--uma goes with --vram/--ram");
+        return std::optional<SizedHardware>();
+    }
+    if (f.ram.empty())
+        return makeError(ErrorCode::InvalidArgument,
+                         f.gpu.empty() ? "--vram needs --ram too" : "--gpu needs --ram too",
+                         "e.g. --vram 24GiB --ram 64GiB, or --gpu 'RTX 4090' --ram 64GiB");
+    auto vram = parseSizeList(f.vram.empty() ? "0" : f.vram, kMaxDevices, "--vram");
+    if (!vram) {
+        const Error& e = vram.error();
+        return makeError(ErrorCode::InvalidArgument, e.message, e.details);
+    }
+    auto ram = parseSize(f.ram);
+    if (!ram) return makeError(ErrorCode::InvalidArgument, "--ram: " + withDetails(ram.error()));
+    return std::optional<SizedHardware>(SizedHardware{*vram, *ram});
+}
+
+} // namespace
+
 void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
     auto* g = app.add_option_group("Hardware", "the machine to plan for (default: --probe)");
     g->add_flag("--probe", f.probe, "probe this machine (Vulkan, NVML, sysfs, /proc)");
@@ -22,6 +72,10 @@ void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
                   "compute from the GPU table (with --ram; --vram overrides the memory)");
     g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
     g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
+    addParseCheck(app, [&f]() -> std::optional<Error> {
+        auto sized = readHardwareFlags(f);
+        return sized ? std::nullopt : std::optional<Error>(sized.error());
+    });
 }
 
 void addOptionFlags(CLI::App& app, OptionFlags& f) {
@@ -51,18 +105,23 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
                   "KV spill latency budget: text (1500 ms) or voice (200 ms)");
     auto* p = app.add_option_group(
         "Placement", "your own placement, priced as given instead of searched (llama.cpp's flags)");
-    p->add_option("--gpu-layers,--n-gpu-layers", f.gpu_layers,
+    p->add_option("--gpu-layers,--n-gpu-layers", f.placement.gpu_layers,
                   "-ngl: layers on the GPUs: a number, auto (Headroom searches) or all");
-    p->add_option("--n-cpu-moe", f.n_cpu_moe,
+    p->add_option("--n-cpu-moe", f.placement.n_cpu_moe,
                   "-ncmoe: keep the experts of the first N MoE blocks on the CPU");
-    p->add_flag("--cpu-moe", f.cpu_moe, "-cmoe: keep every MoE block's experts on the CPU");
-    p->add_option("--override-tensor", f.override_tensor,
+    p->add_flag("--cpu-moe", f.placement.cpu_moe,
+                "-cmoe: keep every MoE block's experts on the CPU");
+    p->add_option("--override-tensor", f.placement.override_tensor,
                   "-ot: REGEX=CPU keeps matching tensors in system RAM, e.g. "
                   "'\\.ffn_(up|down|gate)_exps=CPU' (repeatable, comma-separated)")
         ->allow_extra_args(false);
-    p->add_option("--tensor-split", f.tensor_split,
+    p->add_option("--tensor-split", f.placement.tensor_split,
                   "-ts: proportions of the layers per GPU, e.g. 3,1");
-    p->add_option("--split-mode", f.split_mode, "-sm: layer (default), row or none");
+    p->add_option("--split-mode", f.placement.split_mode, "-sm: layer (default), row or none");
+    addParseCheck(app, [&f]() -> std::optional<Error> {
+        auto options = resolveOptions(f);
+        return options ? std::nullopt : std::optional<Error>(options.error());
+    });
 }
 
 void addModelFlags(CLI::App& app, ModelFlags& f) {
@@ -83,28 +142,10 @@ int exitCodeFor(const Error& e) {
     }
 }
 
-namespace {
-
-Error badArg(const std::string& flag, const std::string& value, const std::string& accepted) {
-    return makeError(ErrorCode::InvalidArgument, flag + " '" + value + "' is not valid",
-                     "accepted: " + accepted);
-}
-
-std::string withDetails(const Error& e) {
-    return e.details.empty() ? e.message : e.message + " (" + e.details + ")";
-}
-
-} // namespace
-
 Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
-    const int sources = (f.probe ? 1 : 0) + (f.preset.empty() ? 0 : 1) +
-                        (f.hardware_file.empty() ? 0 : 1) +
-                        ((f.vram.empty() && f.ram.empty() && f.gpu.empty()) ? 0 : 1);
-    if (sources > 1)
-        return makeError(ErrorCode::InvalidArgument, "give one hardware source",
-                         "one of --probe, --preset ID, --hardware FILE, or --gpu/--vram/--ram");
-    if (!f.preset.empty() || !f.hardware_file.empty() || (f.probe || sources == 0)) {
-        if (f.uma) return makeError(ErrorCode::InvalidArgument, "--uma goes with --vram/--ram");
+    auto sized = readHardwareFlags(f);
+    if (!sized) return sized.error();
+    if (!*sized) {
         probe::HardwareRequest req;
         if (!f.preset.empty()) {
             req.kind = probe::HardwareRequest::Kind::Preset;
@@ -118,40 +159,27 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
         req.probe.isolate_timeout_ms = probe::detail::kIsolatedProbeTimeoutMs;
         return probe::resolveHardware(req);
     }
-    {
-        if (f.ram.empty())
-            return makeError(ErrorCode::InvalidArgument,
-                             f.gpu.empty() ? "--vram needs --ram too" : "--gpu needs --ram too",
-                             "e.g. --vram 24GiB --ram 64GiB, or --gpu 'RTX 4090' --ram 64GiB");
-        auto vram = parseSizeList(f.vram.empty() ? "0" : f.vram, kMaxDevices, "--vram");
-        if (!vram) {
-            const Error& e = vram.error();
-            return makeError(ErrorCode::InvalidArgument, e.message, e.details);
+    const SizedHardware& sizes = **sized;
+    if (!f.gpu.empty()) {
+        std::vector<std::string> names;
+        std::stringstream gs(f.gpu);
+        std::string part;
+        while (std::getline(gs, part, ','))
+            names.push_back(part);
+        auto hw = snapshotFromGpuNames(names, f.vram.empty() ? std::vector<Bytes>{} : sizes.vram,
+                                       sizes.ram);
+        if (!hw) {
+            Error e = hw.error();
+            e.code = ErrorCode::InvalidArgument; // a typo in a flag: exit 2
+            e.message = "--gpu: " + e.message;
+            return e;
         }
-        auto ram = parseSize(f.ram);
-        if (!ram)
-            return makeError(ErrorCode::InvalidArgument, "--ram: " + withDetails(ram.error()));
-        if (!f.gpu.empty()) {
-            std::vector<std::string> names;
-            std::stringstream gs(f.gpu);
-            std::string part;
-            while (std::getline(gs, part, ','))
-                names.push_back(part);
-            auto hw =
-                snapshotFromGpuNames(names, f.vram.empty() ? std::vector<Bytes>{} : *vram, *ram);
-            if (!hw) {
-                Error e = hw.error();
-                e.code = ErrorCode::InvalidArgument; // a typo in a flag: exit 2
-                e.message = "--gpu: " + e.message;
-                return e;
-            }
-            if (auto ok = validateSnapshot(*hw); !ok) return ok.error();
-            return hw;
-        }
-        HardwareSnapshot hw = snapshotFromSizes(*vram, *ram, f.uma);
-        if (auto ok = validateSnapshot(hw); !ok) return ok.error();
+        if (auto ok = validateSnapshot(*hw); !ok) return ok.error();
         return hw;
     }
+    HardwareSnapshot hw = snapshotFromSizes(sizes.vram, sizes.ram, f.uma);
+    if (auto ok = validateSnapshot(hw); !ok) return ok.error();
+    return hw;
 }
 
 Result<PlanOptions> resolveOptions(const OptionFlags& f) {
@@ -232,36 +260,9 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
             return badArg("--latency", f.latency, "text, voice");
     }
     if (!f.mmproj.empty()) o.mmproj = true; // the file's size is read by resolveModel
-    if (!f.gpu_layers.empty()) {
-        auto g = parseGpuLayers(f.gpu_layers);
-        if (!g) return g.error();
-        o.pinned.gpu_layers = *g;
-    }
-    if (!f.n_cpu_moe.empty()) {
-        auto n = parseGpuLayers(f.n_cpu_moe); // a plain count, the same grammar
-        if (!n || n->kind != GpuLayers::Kind::Count)
-            return badArg("--n-cpu-moe", f.n_cpu_moe, "a number of MoE blocks, 0 or more");
-        o.pinned.n_cpu_moe = n->count;
-    }
-    o.pinned.cpu_moe = f.cpu_moe;
-    if (o.pinned.cpu_moe && o.pinned.n_cpu_moe)
-        return makeError(ErrorCode::InvalidArgument, "give --cpu-moe or --n-cpu-moe, not both");
-    for (const auto& ot : f.override_tensor) {
-        auto list = parseTensorOverrides(ot);
-        if (!list) return list.error();
-        o.pinned.tensor_overrides.insert(o.pinned.tensor_overrides.end(), list->begin(),
-                                         list->end());
-    }
-    if (!f.tensor_split.empty()) {
-        auto ts = parseTensorSplit(f.tensor_split);
-        if (!ts) return ts.error();
-        o.pinned.tensor_split = *ts;
-    }
-    if (!f.split_mode.empty()) {
-        auto sm = parseSplitMode(f.split_mode);
-        if (!sm) return badArg("-sm/--split-mode", f.split_mode, "layer, row, none");
-        o.pinned.split_mode = *sm;
-    }
+    auto pinned = readPlacementFlags(f.placement);
+    if (!pinned) return pinned.error();
+    o.pinned = *pinned;
     return o;
 }
 

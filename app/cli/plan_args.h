@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hardware.h"
+#include "launch/placement_flags.h"
 #include "model_shape.h"
 #include "options.h"
 #include "plan.h"
@@ -44,13 +45,9 @@ struct OptionFlags {
     std::string reserve; // extra reserve SIZE
     std::string backend; // cpu|cuda|vulkan|metal
     std::string latency; // text|voice
-    // The user's placement ("what if"), as llama.cpp takes it.
-    std::string gpu_layers;                   // -ngl N|auto|all
-    std::string n_cpu_moe;                    // --n-cpu-moe N
-    bool cpu_moe = false;                     // --cpu-moe
-    std::vector<std::string> override_tensor; // -ot REGEX=DEV[,…], repeatable
-    std::string tensor_split;                 // -ts a,b,…
-    std::string split_mode;                   // -sm layer|row|none
+    // The user's placement ("what if"), as llama.cpp takes it: -ngl, --n-cpu-moe, --cpu-moe, -ot,
+    // -ts, -sm (read by readPlacementFlags, as the GUI's placement fields are).
+    PlacementFlags placement;
 };
 
 struct ModelFlags {

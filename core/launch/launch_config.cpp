@@ -1,12 +1,12 @@
 #include "launch/launch_config.h"
 
 #include "launch/llama_defaults.h"
+#include "launch/tensor_pattern.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <regex>
 
 namespace headroom {
 
@@ -97,14 +97,7 @@ Result<std::vector<TensorOverride>> parseTensorOverrides(std::string_view text) 
             return bad("-ot/--override-tensor '" + std::string(item) + "' is not valid",
                        "accepted: REGEX=DEVICE, e.g. \\.ffn_(up|down|gate)_exps=CPU");
         TensorOverride o{std::string(item.substr(0, eq)), std::string(item.substr(eq + 1))};
-        try {
-            const std::regex re(o.pattern);
-            (void)re;
-        } catch (const std::regex_error& e) {
-            return bad("-ot/--override-tensor: '" + o.pattern +
-                           "' is not a valid regular expression",
-                       e.what());
-        }
+        if (auto re = compileTensorPattern(o.pattern); !re) return re.error();
         out.push_back(std::move(o));
     }
     return out;

@@ -1,5 +1,6 @@
 // The user's own placement ("what if"): -ngl, --n-cpu-moe/--cpu-moe, -ot, -ts and -sm turned into
 // the placement the planner prices instead of searching one.
+#include "launch/tensor_pattern.h"
 #include "planner/planner_internal.h"
 
 #include <regex>
@@ -53,14 +54,9 @@ Result<std::vector<BlockMoves>> tensorMoves(const ModelShape& model,
             return makeError(ErrorCode::InvalidArgument,
                              "-ot " + o.text() + ": only the CPU target is priced",
                              "write REGEX=CPU; moving tensors to a named GPU is not modelled");
-        try {
-            res.emplace_back(o.pattern);
-        } catch (const std::regex_error& e) {
-            return makeError(ErrorCode::InvalidArgument,
-                             "-ot " + o.text() + ": '" + o.pattern +
-                                 "' is not a valid regular expression",
-                             e.what());
-        }
+        auto re = compileTensorPattern(o.pattern);
+        if (!re) return re.error();
+        res.push_back(std::move(*re));
     }
     // llama_model_loader: the first override whose pattern regex_search-es the name wins; every
     // target here is the CPU, so "any pattern matches" is the same thing.

@@ -251,6 +251,33 @@ private slots:
         QTest::newRow("misspelt subcommand") << QStringList{"plna", "--model", "x"} << "'plan'";
         QTest::newRow("catalog empty --fits-at")
             << QStringList{"catalog", "--fits-at", ""} + hw << "--fits-at";
+        // std::regex's compiler recurses once per group: 20000 nested groups (40000 bytes)
+        // overflowed the stack (a segfault) before patterns were bounded in length and nesting
+        // (launch/tensor_pattern.h); 2000 (4000 bytes, under the length bound) are too deep.
+        const QString deep20000 = QString("(").repeated(20000) + QString(")").repeated(20000);
+        const QString deep2000 = QString("(").repeated(2000) + QString(")").repeated(2000);
+        QTest::newRow("-ot nested 20000 deep")
+            << m + hw + QStringList{"-ot", deep20000 + "=CPU"} << "too long";
+        QTest::newRow("-ot nested 2000 deep")
+            << m + hw + QStringList{"-ot", deep2000 + "=CPU"} << "nests groups too deep";
+        QTest::newRow("-ot pattern past 4096 bytes")
+            << m + hw + QStringList{"-ot", QString("a").repeated(5000) + "=CPU"} << "too long";
+    }
+
+    // A valid pattern that backtracks: std::regex_search's default matcher took minutes on one
+    // tensor name ('(.|.)*z' against "blk.0.ffn_gate_exps.weight" is 2^26 paths); the planner
+    // matches in polynomial mode, so the plan is made within the bound.
+    void aBacktrackingTensorPatternIsPricedWithinTheBound_data() {
+        QTest::addColumn<QString>("pattern");
+        QTest::newRow("(.|.)*z") << "(.|.)*z";
+        QTest::newRow("(.*.*.*.*)*z") << "(.*.*.*.*)*z";
+        QTest::newRow("(a|a)*(a|a)*q") << "(a|a)*(a|a)*q";
+    }
+    void aBacktrackingTensorPatternIsPricedWithinTheBound() {
+        QFETCH(QString, pattern);
+        const Run r = runCli({"plan", "--model", "qwen3-30b-a3b", "--vram", "24GiB", "--ram",
+                              "64GiB", "-ot", pattern + "=CPU"});
+        QVERIFY2(r.code == 0, describe(r).c_str());
     }
     void badArgumentsAreRefusedNamingTheOption() {
         QFETCH(QStringList, args);
