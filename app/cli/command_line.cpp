@@ -103,6 +103,45 @@ std::optional<std::string> emptyValueMessage(const CLI::App& app) {
     return std::nullopt;
 }
 
+// An empty argument that is neither an option's value nor a positional (MODEL) still free.
+// CLI11 2.1.2 would take it for the name of one of the command's option groups, which are
+// nameless, and never return (`plan x '' -c 1` hung; found by fuzz_cli_args). The walk mirrors
+// CLI11's: "--" ends the options, an option without "=" that takes a value takes the next
+// argument, anything else fills the positionals in order.
+std::optional<std::string> strayEmptyArgumentMessage(const CLI::App& sub,
+                                                     const std::vector<std::string>& args) {
+    const auto positionals =
+        sub.get_options([](const CLI::Option* o) { return o->get_positional(); });
+    std::size_t filled = 0;
+    bool options_end = false;
+    for (std::size_t i = 2; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (!options_end && a == "--") {
+            options_end = true;
+            continue;
+        }
+        if (!options_end && a.size() > 1 && a[0] == '-') {
+            if (a.find('=') != std::string::npos) continue;
+            const CLI::Option* opt = sub.get_option_no_throw(a);
+            if (opt != nullptr && opt->get_items_expected_max() > 0) ++i; // its value, empty or not
+            continue;
+        }
+        if (filled < positionals.size()) {
+            ++filled;
+            continue;
+        }
+        if (a.empty()) {
+            std::string taken;
+            for (const CLI::Option* o : positionals)
+                taken += (taken.empty() ? "" : ", ") + o->get_name();
+            return "argument " + std::to_string(i) + " is empty and is no option's value" +
+                   (taken.empty() ? std::string(" (the command takes no other arguments)")
+                                  : " (" + taken + " is given already)");
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 CommandLine::CommandLine()
@@ -127,6 +166,13 @@ ParsedCommandLine CommandLine::parse(const std::vector<std::string>& argv, std::
         err << "headroom-cli: " << *m << "\n";
         return {{}, kExitBadArguments};
     }
+    if (args.size() > 1)
+        for (const auto& [sub, run] : runners_)
+            if (sub->get_name() == args[1])
+                if (auto m = strayEmptyArgumentMessage(*sub, args)) {
+                    err << "headroom-cli " << args[1] << ": " << *m << "\n";
+                    return {{}, kExitBadArguments};
+                }
     try {
         // CLI11 takes the arguments after the program name, reversed.
         std::vector<std::string> rest(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));

@@ -260,6 +260,15 @@ private slots:
             << m + hw + QStringList{"-ot", deep20000 + "=CPU"} << "too long";
         QTest::newRow("-ot nested 2000 deep")
             << m + hw + QStringList{"-ot", deep2000 + "=CPU"} << "nests groups too deep";
+        // CLI11 2.1.2 took an empty argument that was no option's value for the name of an
+        // option group (they are nameless) and never returned (found by fuzz_cli_args).
+        QTest::newRow("empty argument after MODEL")
+            << QStringList{"plan", "{model}", "", "-c", "1"} + hw << "argument 3 is empty";
+        QTest::newRow("empty argument after a flag")
+            << QStringList{"plan", "{model}", "--json", "", "-c", "1"} + hw
+            << "argument 4 is empty";
+        QTest::newRow("empty argument to a command without arguments")
+            << QStringList{"presets", "", "--json"} << "argument 2 is empty";
         QTest::newRow("-ot pattern past 4096 bytes")
             << m + hw + QStringList{"-ot", QString("a").repeated(5000) + "=CPU"} << "too long";
     }
