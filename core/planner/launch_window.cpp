@@ -353,7 +353,10 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     PostureResult& pick = results[chosen];
     if (decision.refused && decision.rung_index >= 0) {
         Rung& r = pick.rungs[decision.rung_index];
-        if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong && !exact) {
+        // A pinned placement that overcommits a GPU keeps saying so: another placement may fit,
+        // so it is not the floor of what the machine can do.
+        if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong &&
+            r.refusal->code != RefusalCode::DeviceOvercommitted && !exact) {
             r.refusal->code = RefusalCode::PhysicsFloor;
             r.refusal->message =
                 "needs " + gib(r.refusal->needed_bytes) + " at the " +

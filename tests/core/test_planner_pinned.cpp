@@ -120,11 +120,19 @@ private slots:
         QVERIFY(contains(args, {"--n-cpu-moe", "3"}));
     }
 
+    void anOvercommittedPinnedPlacementIsRefusedNamingTheDeviceAndTheShortfall_data() {
+        QTest::addColumn<bool>("exact");
+        QTest::newRow("-c 64K") << true;
+        // No -c: the ladder's floor is 64K too, and a refused floor is otherwise reported as the
+        // machine's physics floor; a pinned placement's is not (another placement may fit).
+        QTest::newRow("the ladder's floor") << false;
+    }
     void anOvercommittedPinnedPlacementIsRefusedNamingTheDeviceAndTheShortfall() {
+        QFETCH(bool, exact);
         // llama8bLike at 64K: 7.23 GiB of weights + 8 GiB of f16 KV on an 8 GiB card (6 GiB
         // usable) with every layer pinned to it: no search may rescue it.
         PlanOptions o;
-        o.context = 65536;
+        if (exact) o.context = 65536;
         o.pinned.gpu_layers = GpuLayers::all();
         const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({8 * GiB}, 64 * GiB, false), o);
         const Rung& r = p.rungs[static_cast<size_t>(p.decision.rung_index)];
