@@ -235,6 +235,13 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     connect(m_hardware, &HardwarePanel::snapshotChanged, m_controller,
             &PlanController::setHardware);
     connect(m_options, &OptionsPanel::optionsEdited, m_controller, &PlanController::setOptions);
+    // An entry that does not read (shown inline in the options panel): no chart, reason or
+    // launch may stay on screen as if it answered what is typed now.
+    connect(m_options, &OptionsPanel::optionsInvalid, this, [this](const QString& message) {
+        m_charts->showMessage(tr("Not planned: %1").arg(message));
+        m_why->clear(tr("No plan: %1").arg(message));
+        m_export->clear();
+    });
     connect(m_picker, &ModelPicker::modelSelected, this, &MainWindow::onModelSelected);
     connect(m_why, &WhyPanel::remedyChosen, this, [this](const PlanOptions& o) {
         m_options->setOptions(o);

@@ -1,5 +1,7 @@
 #include "optionspanel.h"
 
+#include "core/launch/placement_flags.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -87,6 +89,29 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     m_reserve->setSingleStep(0.5);
     m_reserve->setSuffix(tr(" GiB"));
     m_reserve->setDecimals(2);
+    m_ngl =
+        named(new QLineEdit, "gpuLayersEdit", tr("GPU layers"),
+              tr("-ngl: layers on the GPUs: a number, all, or auto (empty: Headroom searches)"));
+    m_ngl->setPlaceholderText(tr("auto"));
+    m_ngl->setMaximumWidth(60);
+    m_n_cpu_moe =
+        named(new QLineEdit, "nCpuMoeEdit", tr("MoE blocks with experts on the CPU"),
+              tr("--n-cpu-moe: keep the experts of the first N MoE blocks in system RAM"));
+    m_n_cpu_moe->setMaximumWidth(50);
+    m_cpu_moe = named(new QCheckBox(tr("cpu-moe")), "cpuMoeCheck", tr("All experts on the CPU"),
+                      tr("--cpu-moe: keep every MoE block's experts in system RAM"));
+    m_ot = named(new QLineEdit, "overrideTensorEdit", tr("Tensor overrides"),
+                 tr("-ot: REGEX=CPU keeps matching tensors in system RAM, comma-separated, e.g. "
+                    "\\.ffn_(up|down|gate)_exps=CPU"));
+    m_ot->setPlaceholderText(tr("REGEX=CPU"));
+    m_ot->setMinimumWidth(160);
+    m_ts = named(new QLineEdit, "tensorSplitEdit", tr("Tensor split"),
+                 tr("-ts: proportions of the layers per GPU, e.g. 3,1 (empty: Headroom splits)"));
+    m_ts->setMaximumWidth(70);
+    m_sm = named(new QComboBox, "splitModeCombo", tr("Split mode"),
+                 tr("-sm: how several GPUs share the model (default: layer, not written)"));
+    m_sm->addItems(
+        {tr("default"), QStringLiteral("layer"), QStringLiteral("row"), QStringLiteral("none")});
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("optionsErrorLabel"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
@@ -116,11 +141,24 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     row->addWidget(buddy(tr("&Reserve"), m_reserve));
     row->addWidget(m_reserve);
     row->addStretch(1);
+    auto* place = new QHBoxLayout;
+    place->addWidget(buddy(tr("-n&gl"), m_ngl));
+    place->addWidget(m_ngl);
+    place->addWidget(buddy(tr("n-cpu-m&oe"), m_n_cpu_moe));
+    place->addWidget(m_n_cpu_moe);
+    place->addWidget(m_cpu_moe);
+    place->addWidget(buddy(tr("-o&t"), m_ot));
+    place->addWidget(m_ot, 1);
+    place->addWidget(buddy(tr("-t&s"), m_ts));
+    place->addWidget(m_ts);
+    place->addWidget(buddy(tr("-s&m"), m_sm));
+    place->addWidget(m_sm);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->setSpacing(2);
     outer->addLayout(ctx);
     outer->addLayout(row);
+    outer->addLayout(place);
     outer->addWidget(m_error);
 
     connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
@@ -128,6 +166,7 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
             m_options.context.reset();
         else
             m_options.context = m_rungs[size_t(std::min<int>(v - 1, int(m_rungs.size()) - 1))];
+        m_context_error.clear(); // the slider rewrites the typed context
         syncContextWidgets();
         emitEdited();
     });
@@ -174,13 +213,66 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
         m_options.extra_reserve = Bytes(gib * double(GiB));
         emitEdited();
     });
+    for (QLineEdit* e : {m_ngl, m_n_cpu_moe, m_ot, m_ts})
+        connect(e, &QLineEdit::editingFinished, this, &OptionsPanel::onPlacementEdited);
+    connect(m_cpu_moe, &QCheckBox::toggled, this, &OptionsPanel::onPlacementEdited);
+    connect(m_sm, &QComboBox::currentIndexChanged, this, &OptionsPanel::onPlacementEdited);
     setRungs({}, 0);
     setOptions(PlanOptions{});
 }
 
 void OptionsPanel::emitEdited() {
+    // An entry that does not read holds every edit back: the options announced are always all
+    // the fields as shown, never the last good placement under a bad one.
+    const QString error = !m_context_error.isEmpty() ? m_context_error : m_placement_error;
+    if (!error.isEmpty()) {
+        m_error->setText(error);
+        m_error->show();
+        Q_EMIT optionsInvalid(error);
+        return;
+    }
     m_error->hide();
     Q_EMIT optionsEdited(m_options);
+}
+
+void OptionsPanel::onPlacementEdited() {
+    PlacementFlags f;
+    f.gpu_layers = m_ngl->text().trimmed().toStdString();
+    f.n_cpu_moe = m_n_cpu_moe->text().trimmed().toStdString();
+    f.cpu_moe = m_cpu_moe->isChecked();
+    const QString ot = m_ot->text().trimmed();
+    if (!ot.isEmpty()) f.override_tensor.push_back(ot.toStdString());
+    f.tensor_split = m_ts->text().trimmed().toStdString();
+    if (m_sm->currentIndex() > 0) f.split_mode = m_sm->currentText().toStdString();
+    auto pinned = readPlacementFlags(f);
+    if (!pinned) {
+        const Error& e = pinned.error();
+        m_placement_error = tr("Placement: %1").arg(qs(e.message));
+        if (!e.details.empty()) m_placement_error += QStringLiteral(" (%1)").arg(qs(e.details));
+    } else {
+        m_placement_error.clear();
+        if (!m_error->isHidden() || *pinned != m_options.pinned)
+            m_options.pinned = *pinned;
+        else
+            return; // nothing changed (focus left a field without an edit)
+    }
+    emitEdited();
+}
+
+void OptionsPanel::syncPlacementWidgets() {
+    const PinnedPlacement& p = m_options.pinned;
+    const QSignalBlocker b1(m_ngl), b2(m_n_cpu_moe), b3(m_cpu_moe), b4(m_ot), b5(m_ts), b6(m_sm);
+    m_ngl->setText(p.gpu_layers && p.gpu_layers->kind != GpuLayers::Kind::Auto
+                       ? qs(p.gpu_layers->text())
+                       : QString());
+    m_n_cpu_moe->setText(p.n_cpu_moe ? QString::number(*p.n_cpu_moe) : QString());
+    m_cpu_moe->setChecked(p.cpu_moe);
+    QStringList ot;
+    for (const TensorOverride& o : p.tensor_overrides)
+        ot << qs(o.text());
+    m_ot->setText(ot.join(QLatin1Char(',')));
+    m_ts->setText(qs(tensorSplitText(p.tensor_split)));
+    m_sm->setCurrentIndex(p.split_mode ? int(*p.split_mode) + 1 : 0);
 }
 
 QString OptionsPanel::errorText() const {
@@ -196,14 +288,15 @@ void OptionsPanel::onContextText() {
     } else {
         auto n = parseTokens(t.toStdString());
         if (!n || *n > UINT32_MAX) {
-            m_error->setText(n ? tr("Context: %1 tokens is more than llama.cpp accepts").arg(t)
-                               : tr("Context: %1").arg(qs(n.error().message)));
-            m_error->show();
+            m_context_error = n ? tr("Context: %1 tokens is more than llama.cpp accepts").arg(t)
+                                : tr("Context: %1").arg(qs(n.error().message));
+            emitEdited();
             return;
         }
-        if (m_options.context && *m_options.context == *n) return;
+        if (m_context_error.isEmpty() && m_options.context && *m_options.context == *n) return;
         m_options.context = std::uint32_t(*n);
     }
+    m_context_error.clear();
     syncContextWidgets();
     emitEdited();
 }
@@ -263,7 +356,11 @@ void OptionsPanel::setOptions(const PlanOptions& options) {
     m_mtp->setCurrentIndex(options.mtp == MtpMode::On ? 1 : options.mtp == MtpMode::Off ? 2 : 0);
     m_mmproj->setChecked(options.mmproj);
     m_reserve->setValue(double(options.extra_reserve) / double(GiB));
+    m_context_error.clear();
+    m_placement_error.clear();
+    m_error->hide();
     syncContextWidgets();
+    syncPlacementWidgets();
 }
 
 } // namespace headroom::ui

@@ -1,6 +1,9 @@
 // Plan options: the context target (a slider that snaps to the plan's ladder rungs, plus a free
 // entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, mmproj and an extra
-// reserve. Edits announce a whole PlanOptions; the panel never plans by itself.
+// reserve, and the user's own placement as llama.cpp takes it (-ngl, --n-cpu-moe, --cpu-moe, -ot,
+// -ts, -sm), read by the same readPlacementFlags as the CLI's. Edits announce a whole PlanOptions;
+// an entry that does not read announces optionsInvalid instead, with the message shown inline.
+// The panel never plans by itself.
 #pragma once
 
 #include "metatypes.h"
@@ -36,11 +39,16 @@ public:
 
 Q_SIGNALS:
     void optionsEdited(const headroom::PlanOptions& options);
+    // An entry does not read (a bad context or placement): no options to plan with; the text
+    // names the field and the accepted forms. The window must not keep showing the last plan.
+    void optionsInvalid(const QString& message);
 
 private:
     void emitEdited();
     void syncContextWidgets();
     void onContextText();
+    void onPlacementEdited();
+    void syncPlacementWidgets();
 
     PlanOptions m_options;
     std::vector<std::uint32_t> m_rungs;
@@ -57,6 +65,16 @@ private:
     QComboBox* m_mtp;
     QCheckBox* m_mmproj;
     QDoubleSpinBox* m_reserve;
+    // Placement (llama.cpp's flags as typed; empty = not given).
+    QLineEdit* m_ngl;
+    QLineEdit* m_n_cpu_moe;
+    QCheckBox* m_cpu_moe;
+    QLineEdit* m_ot;
+    QLineEdit* m_ts;
+    QComboBox* m_sm;
+    // Why the current entries do not read (empty: they do).
+    QString m_context_error;
+    QString m_placement_error;
     QLabel* m_error;
 };
 

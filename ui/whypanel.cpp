@@ -65,6 +65,13 @@ QString rungSentence(const Plan& plan, int row) {
     const QString ctx = tokensText(r.context);
     if (r.verdict == Verdict::Refused && r.refusal) {
         const Refusal& f = *r.refusal;
+        // The user's own placement (-ngl, -ts, -ot…) puts more on one GPU than it has.
+        if (f.code == RefusalCode::DeviceOvercommitted && f.shortfall_bytes > 0)
+            return QObject::tr("%1 is refused: your placement overcommits %2 by %3 (needs %4, "
+                               "has %5).")
+                .arg(ctx, QObject::tr("GPU%1 (%2)").arg(f.device).arg(deviceWord(plan, f)),
+                     bytesText(Bytes(f.shortfall_bytes)), bytesText(f.needed_bytes),
+                     signedBytesText(f.available_bytes));
         if (f.shortfall_bytes > 0 && f.code != RefusalCode::ContextTooLong &&
             f.code != RefusalCode::KvSpillUnsupported)
             return QObject::tr("%1 is refused: %2 is %3 short (needs %4, has %5).")
