@@ -1,5 +1,7 @@
 #include "catalog.h"
 
+#include "arch/layer_rules.h"
+
 #include "resources.h"
 #include "text_file.h"
 
@@ -402,8 +404,7 @@ bool LayerPattern::matches(std::uint32_t il, std::uint32_t n_trunk) const {
     if (all) return true;
     if (!layers.empty()) return std::binary_search(layers.begin(), layers.end(), il);
     if (period == 0) return false;
-    // llama_hparams::set_swa_pattern / set_recr_pattern (src/llama-hparams.cpp)
-    return full_at_start ? (il % period != 0) : (il % period < period - 1);
+    return periodicPatternLayer(il, period, full_at_start, n_trunk);
 }
 
 const CatalogQuant* CatalogEntry::findQuant(const std::string& quant) const {
@@ -474,196 +475,6 @@ Result<Catalog> loadBuiltinCatalog() {
     // in every command, not a bad argument.
     if (!cat) return asFileContentError(cat.error(), "'" + *path + "'");
     return cat;
-}
-
-Bytes catalogHeaderEstimate(const CatalogEntry& entry, Bytes file_bytes) {
-    const Bytes est = satAdd(satMul(kHeaderBytesPerVocabToken, entry.n_vocab), kHeaderFixedBytes);
-    return std::min(est, file_bytes / 2);
-}
-
-CatalogParamSplit catalogParamSplit(const CatalogEntry& e) {
-    CatalogParamSplit s;
-    const std::uint64_t d = e.n_embd;
-    s.token_embd = static_cast<std::uint64_t>(e.n_vocab) * d;
-    // A tied head is not in the file; llama.cpp duplicates token_embd at load (see header).
-    s.output = e.tied_embeddings ? 0 : s.token_embd;
-    const std::uint32_t n_trunk = e.nTrunk();
-    const std::uint64_t n_mat_ffn = e.ffn_gated ? 3 : 2;
-    for (std::uint32_t il = 0; il < e.n_layer; ++il) {
-        std::uint64_t attn = 0, ffn = 0, experts = 0;
-        const std::uint64_t nh = e.n_head[il];
-        const bool recurrent = e.recurrent.matches(il, n_trunk);
-        if (recurrent) {
-            // Without a cited mixer size, price the mixer like a full attention block of the
-            // same width: only the split moves, never the total.
-            attn = e.mixer_params
-                       ? e.mixer_params
-                       : 2 * d * nh * e.head_dim_k + 2 * d * e.n_head_kv[il] * e.head_dim_k;
-        } else if (e.isMla()) {
-            const std::uint64_t q_in = e.q_lora_rank
-                                           ? d * e.q_lora_rank + e.q_lora_rank * nh * e.head_dim_k
-                                           : d * nh * e.head_dim_k;
-            const std::uint64_t nope = e.head_dim_k > e.rope_dim ? e.head_dim_k - e.rope_dim : 0;
-            attn = q_in + d * (e.kv_lora_rank + e.rope_dim) +
-                   static_cast<std::uint64_t>(e.kv_lora_rank) * nh * (nope + e.head_dim_v) +
-                   nh * e.head_dim_v * d;
-        } else if (nh > 0) {
-            const bool swa = e.swa.matches(il, n_trunk);
-            const std::uint64_t hk = swa && e.swa_head_dim_k ? e.swa_head_dim_k : e.head_dim_k;
-            const std::uint64_t hv = swa && e.swa_head_dim_v ? e.swa_head_dim_v : e.head_dim_v;
-            const std::uint64_t nkv = swa && e.swa_n_head_kv ? *e.swa_n_head_kv : e.n_head_kv[il];
-            attn = d * nh * hk + d * nkv * hk + d * nkv * hv + nh * hv * d;
-        }
-        const bool moe_layer = e.n_expert > 0 && il >= e.dense_lead;
-        if (moe_layer) {
-            experts = static_cast<std::uint64_t>(e.n_expert) * n_mat_ffn * d * e.n_ff_exp;
-            ffn = static_cast<std::uint64_t>(e.n_expert_shared) * n_mat_ffn * d * e.n_ff_shexp +
-                  d * e.n_expert; // router
-        } else {
-            ffn = n_mat_ffn * d * e.n_ff[il];
-        }
-        s.attn.push_back(attn);
-        s.ffn.push_back(ffn);
-        s.experts.push_back(experts);
-    }
-    return s;
-}
-
-namespace {
-
-// Spreads `total` over weights proportionally; the remainder of the integer division goes to
-// the first non-zero weight so the parts add up to `total` exactly.
-std::vector<Bytes> apportion(Bytes total, const std::vector<std::uint64_t>& weights) {
-    long double sum = 0;
-    for (auto w : weights)
-        sum += static_cast<long double>(w);
-    std::vector<Bytes> out(weights.size(), 0);
-    if (sum <= 0) return out;
-    Bytes given = 0;
-    for (std::size_t i = 0; i < weights.size(); ++i) {
-        out[i] = static_cast<Bytes>(static_cast<long double>(total) *
-                                    static_cast<long double>(weights[i]) / sum);
-        given += out[i];
-    }
-    for (std::size_t i = 0; i < weights.size(); ++i)
-        if (weights[i] > 0) {
-            out[i] += total - given;
-            break;
-        }
-    return out;
-}
-
-} // namespace
-
-ModelShape catalogShape(const CatalogEntry& e, const CatalogQuant& q) {
-    ModelShape s;
-    s.id = e.id;
-    s.name = e.name;
-    s.architecture = e.architecture;
-    s.quant = q.name;
-    s.source = ShapeSource::Catalog;
-    s.n_ctx_train = e.n_ctx_train;
-    s.n_vocab = e.n_vocab;
-    s.n_embd = e.n_embd;
-    s.n_ff = *std::max_element(e.n_ff.begin(), e.n_ff.end());
-    s.n_ff_exp = e.n_ff_exp;
-    s.n_swa = e.swa.any ? e.sliding_window : 0;
-    s.n_params = e.params_total;
-    s.moe = {e.n_expert, e.n_expert_used, e.n_expert_shared};
-    s.mmproj_bytes = e.mmproj_bytes;
-    s.file_bytes = q.file_bytes;
-    s.n_mtp_layers = e.nextn_layers;
-
-    const std::uint32_t n_trunk = e.nTrunk();
-    for (std::uint32_t il = 0; il < e.n_layer; ++il) {
-        LayerShape l;
-        l.n_head = e.n_head[il];
-        l.n_head_kv = e.n_head_kv[il];
-        l.is_mtp = il >= n_trunk;
-        // Layer kind, in the order llama.cpp decides it: recurrent layers have no KV
-        // (llama_memory_hybrid filters on is_recr), layers past n_layer_kv_from_start reuse
-        // another layer's cache (llama_hparams::has_kv), n_head_kv == 0 means no attention,
-        // MLA caches one latent row (llama_kv_cache with is_mla), SWA layers use SWA dims
-        // (llama_hparams::n_embd_head_k(il) picks the _swa value when is_swa(il)).
-        if (e.recurrent.matches(il, n_trunk)) {
-            l.attention = AttentionKind::Recurrent;
-            l.n_head_kv = 0;
-            l.recurrent_r = e.n_embd_r;
-            l.recurrent_s = e.n_embd_s;
-        } else if (e.n_layer_kv_from_start && il >= *e.n_layer_kv_from_start) {
-            l.attention = AttentionKind::None;
-        } else if (l.n_head_kv == 0) {
-            l.attention = AttentionKind::None;
-        } else if (e.isMla()) {
-            // DeepSeek-2 GGUFs store the latent cache as one KV head of
-            // kv_lora_rank + n_rot (attention.key_length_mla, models/deepseek2.cpp).
-            l.attention = AttentionKind::Mla;
-            l.n_head_kv = 1;
-            l.n_embd_k_gqa = e.kv_lora_rank + e.rope_dim;
-            l.n_embd_v_gqa = 0;
-        } else if (e.swa.matches(il, n_trunk)) {
-            l.attention = AttentionKind::SlidingWindow;
-            const std::uint32_t nkv = e.swa_n_head_kv ? *e.swa_n_head_kv : l.n_head_kv;
-            l.n_head_kv = nkv;
-            l.n_embd_k_gqa = nkv * (e.swa_head_dim_k ? e.swa_head_dim_k : e.head_dim_k);
-            l.n_embd_v_gqa = nkv * (e.swa_head_dim_v ? e.swa_head_dim_v : e.head_dim_v);
-        } else {
-            l.attention = AttentionKind::Full;
-            l.n_embd_k_gqa = l.n_head_kv * e.head_dim_k;
-            l.n_embd_v_gqa = l.n_head_kv * e.head_dim_v;
-        }
-        s.layers.push_back(l);
-    }
-
-    // Weight bytes.
-    const CatalogParamSplit p = catalogParamSplit(e);
-    const Bytes header = catalogHeaderEstimate(e, q.file_bytes);
-    if (q.groups) {
-        const auto& g = *q.groups;
-        s.token_embd_bytes = g.token_embd;
-        s.output_bytes = g.output;
-        s.other_bytes = g.other;
-        const auto attn = apportion(g.attn, p.attn);
-        const auto ffn = apportion(g.ffn, p.ffn);
-        const auto exps = apportion(g.experts, p.experts);
-        for (std::uint32_t il = 0; il < e.n_layer; ++il) {
-            s.layers[il].attn_bytes = attn[il];
-            s.layers[il].ffn_bytes = ffn[il];
-            s.layers[il].experts_bytes = exps[il];
-        }
-        s.notes.push_back("weights: per-group sizes from the catalog; per-layer split by "
-                          "parameter count");
-    } else {
-        std::vector<std::uint64_t> w{p.token_embd, p.output};
-        for (std::uint32_t il = 0; il < e.n_layer; ++il) {
-            w.push_back(p.attn[il]);
-            w.push_back(p.ffn[il]);
-            w.push_back(p.experts[il]);
-        }
-        const auto parts = apportion(satSub(q.file_bytes, header), w);
-        s.token_embd_bytes = parts[0];
-        s.output_bytes = parts[1];
-        for (std::uint32_t il = 0; il < e.n_layer; ++il) {
-            s.layers[il].attn_bytes = parts[2 + 3 * il];
-            s.layers[il].ffn_bytes = parts[3 + 3 * il];
-            s.layers[il].experts_bytes = parts[4 + 3 * il];
-        }
-        s.notes.push_back("weights: file size from the catalog (" + q.source +
-                          "), split over tensors by parameter count (an estimate)");
-    }
-    if (e.tied_embeddings && s.output_bytes == 0) {
-        // llama.cpp loads the tied token_embd a second time as the output head
-        // (TENSOR_DUPLICATED), so it costs memory on the output's device too.
-        s.output_bytes = s.token_embd_bytes;
-        s.notes.push_back("output head is tied to token_embd; llama.cpp loads a duplicate");
-    }
-    if (q.file_bytes_precision > 0)
-        s.notes.push_back("file size is rounded in its source (±" +
-                          formatBytes(q.file_bytes_precision) + ")");
-    if (e.nextn_layers > 0)
-        s.notes.push_back(std::to_string(e.nextn_layers) +
-                          " MTP (nextn) block(s) in the file; skipped unless MTP is on");
-    return s;
 }
 
 } // namespace headroom

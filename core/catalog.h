@@ -52,12 +52,13 @@
 //     file_bytes_precision: 0 when exact bytes, else the rounding of the cited listing (a card
 //     printing "18.63GB" is ±5 000 000 bytes); groups: optional per-tensor-group bytes.
 //
-// Weight split (an estimate; the total is real): without `groups`, a quant's file_bytes minus
-// catalogHeaderEstimate() is distributed over token_embd / output / each block's attention, FFN
-// and routed experts in proportion to their parameter counts computed from the dims above. So
-// ModelShape::weightBytes() == file_bytes − header estimate − MTP block bytes (skipped by
-// llama.cpp unless MTP is on) + the output duplicate of a tied embedding (llama.cpp loads
-// token_embd a second time as the output head: TENSOR_DUPLICATED in llama-model.cpp).
+// Weight split (an estimate; the total is real; core/arch/shape_from_catalog.cpp): without
+// `groups`, a quant's file_bytes minus catalogHeaderEstimate() is distributed over token_embd /
+// output / each block's attention, FFN and routed experts in proportion to their parameter counts
+// computed from the dims above. So ModelShape::weightBytes() == file_bytes − header estimate − MTP
+// block bytes (skipped by llama.cpp unless MTP is on) + the output duplicate of a tied embedding
+// (llama.cpp loads token_embd a second time as the output head: TENSOR_DUPLICATED in
+// llama-model.cpp).
 #pragma once
 
 #include "model_shape.h"
@@ -169,22 +170,8 @@ Result<CatalogLoad> loadCatalogLenient(const std::string& json_text);
 // resources/catalog.json via findResource(), loaded strictly.
 Result<Catalog> loadBuiltinCatalog();
 
-// Builds the shape of one entry at one of its quants (no lookup by name).
-ModelShape catalogShape(const CatalogEntry& entry, const CatalogQuant& quant);
-
-// Bytes of a GGUF file that are header, not tensor data: the tokenizer vocabulary dominates
-// (token strings, scores, types and BPE merges), plus tensor infos and alignment padding.
-// kHeaderBytesPerVocabToken × n_vocab + kHeaderFixedBytes, never more than half the file.
-// An estimate (no two tokenizers are alike); the weight split documents it.
-inline constexpr Bytes kHeaderBytesPerVocabToken = 48; // ~token text + score + type + merge share
-inline constexpr Bytes kHeaderFixedBytes = 1 * MiB;    // tensor infos, other metadata, padding
-Bytes catalogHeaderEstimate(const CatalogEntry& entry, Bytes file_bytes);
-
-// Parameter counts from the dims, used to split a file's bytes (see the top of this file).
-struct CatalogParamSplit {
-    std::uint64_t token_embd = 0, output = 0;
-    std::vector<std::uint64_t> attn, ffn, experts; // per layer
-};
-CatalogParamSplit catalogParamSplit(const CatalogEntry& entry);
-
 } // namespace headroom
+
+// The catalog's shapes are built next to the GGUF ones (core/arch/shape_from_catalog.h); every
+// user of the catalog keeps getting catalogShape() from here.
+#include "arch/shape_from_catalog.h"

@@ -1,5 +1,7 @@
 #include "arch/shape_from_gguf.h"
 
+#include "arch/layer_rules.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -161,15 +163,8 @@ struct Hparams {
     // llama_hparams::set_swa_pattern (src/llama-hparams.cpp). Layers past n_layer() (nextn) are
     // never SWA.
     void setSwaPattern(std::uint32_t n_pattern, bool dense_first = false) {
-        for (std::uint32_t il = 0; il < n_layer_all; ++il) {
-            if (il >= nLayer()) {
-                is_swa[il] = 0;
-            } else if (dense_first) {
-                is_swa[il] = n_pattern == 0 || (il % n_pattern != 0);
-            } else {
-                is_swa[il] = n_pattern == 0 || (il % n_pattern < (n_pattern - 1));
-            }
-        }
+        for (std::uint32_t il = 0; il < n_layer_all; ++il)
+            is_swa[il] = periodicPatternLayer(il, n_pattern, dense_first, nLayer());
     }
     // llama_hparams::is_mla(): both MLA head sizes present.
     bool isMla() const { return mla_k != 0 && mla_v != 0; }
@@ -462,7 +457,7 @@ void hookQwenNext(Meta& m, Hparams& hp, std::vector<std::string>&) {
             return;
         }
         for (std::uint32_t il = 0; il < hp.n_layer_all; ++il)
-            hp.is_recr[il] = il < hp.nLayer() && ((il + 1) % interval != 0);
+            hp.is_recr[il] = periodicPatternLayer(il, interval, false, hp.nLayer());
     }
 }
 
@@ -741,24 +736,19 @@ void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
         }
         l.in_main_cache = in_main;
 
-        const bool swa = hp.swa_type != SwaType::None && hp.is_swa[il];
-        if (attn) {
-            // llama_hparams::n_embd_k_gqa(il) / n_embd_v_gqa(il).
-            const std::uint32_t hk = swa ? hp.head_k_swa : hp.head_k_full;
-            const std::uint32_t hv = swa ? hp.head_v_swa : hp.head_v_full;
-            l.n_embd_k_gqa = hk * hp.n_head_kv[il];
-            l.n_embd_v_gqa = mla ? 0 : hv * hp.n_head_kv[il];
-            l.attention = mla ? AttentionKind::Mla
-                              : (swa ? AttentionKind::SlidingWindow : AttentionKind::Full);
-        } else if (recr) {
-            l.attention = AttentionKind::Recurrent;
-        } else {
-            l.attention = AttentionKind::None;
-        }
+        LayerMemory mem;
+        mem.kv = attn;
+        mem.recurrent = recr;
+        mem.mla = mla;
+        mem.swa = hp.swa_type != SwaType::None && hp.is_swa[il];
+        mem.n_head_kv = hp.n_head_kv[il];
+        mem.head_k = mem.swa ? hp.head_k_swa : hp.head_k_full;
+        mem.head_v = mem.swa ? hp.head_v_swa : hp.head_v_full;
         if (recr) {
-            l.recurrent_r = hp.nEmbdR();
-            l.recurrent_s = hp.nEmbdS();
+            mem.state_r = hp.nEmbdR();
+            mem.state_s = hp.nEmbdS();
         }
+        setLayerMemory(l, mem);
     }
 }
 
