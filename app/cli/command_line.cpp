@@ -174,8 +174,13 @@ ParsedCommandLine CommandLine::parse(const std::vector<std::string>& argv, std::
                     return {{}, kExitBadArguments};
                 }
     try {
-        // CLI11 takes the arguments after the program name, reversed.
+        // CLI11 takes the arguments after the program name, reversed. An empty argument is
+        // refused either way (as an option's value or MODEL by emptyValueMessage, elsewhere by
+        // strayEmptyArgumentMessage or CLI11), but CLI11 2.1.2 must never see one: it matches ""
+        // against the nameless option groups and loops. A blank is refused the same way.
         std::vector<std::string> rest(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+        for (auto& a : rest)
+            if (a.empty()) a = " ";
         CLI::App::parse(rest);
     } catch (const CLI::CallForHelp& e) {
         return {{}, exit(e, out, err)};
