@@ -144,14 +144,14 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     auto* place = new QHBoxLayout;
     place->addWidget(buddy(tr("-n&gl"), m_ngl));
     place->addWidget(m_ngl);
-    place->addWidget(buddy(tr("n-cpu-m&oe"), m_n_cpu_moe));
+    place->addWidget(buddy(tr("n-cpu-moe"), m_n_cpu_moe));
     place->addWidget(m_n_cpu_moe);
     place->addWidget(m_cpu_moe);
-    place->addWidget(buddy(tr("-o&t"), m_ot));
+    place->addWidget(buddy(tr("-ot"), m_ot));
     place->addWidget(m_ot, 1);
-    place->addWidget(buddy(tr("-t&s"), m_ts));
+    place->addWidget(buddy(tr("-ts"), m_ts));
     place->addWidget(m_ts);
-    place->addWidget(buddy(tr("-s&m"), m_sm));
+    place->addWidget(buddy(tr("-sm"), m_sm));
     place->addWidget(m_sm);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
