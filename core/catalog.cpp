@@ -98,7 +98,9 @@ public:
         if (s.empty()) fail(key, "must not be empty");
         return s;
     }
-    std::string strOr(const std::string& key, std::string def) { return get(key) ? str(key) : def; }
+    std::string strOr(const std::string& key, const std::string& def) {
+        return get(key) ? str(key) : def;
+    }
     bool boolOr(const std::string& key, bool def) {
         const json* v = get(key);
         if (!v) return def;

@@ -924,6 +924,7 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
 const std::vector<std::string>& supportedArchitectures() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> v;
+        v.reserve(std::size(kRules));
         for (const auto& r : kRules)
             v.emplace_back(r.name);
         std::sort(v.begin(), v.end());
