@@ -284,6 +284,19 @@ CatalogEntry parseEntry(const json& j, std::size_t index, std::string& id_out) {
         p.rejectUnknown();
     }
 
+    if (const json* y = r.get("yarn")) {
+        // The YaRN extension the model card documents (e.g. Qwen3: factor 4 from 32K to 128K).
+        ObjectReader yr(*y, "yarn");
+        const json& f = yr.need("factor");
+        if (!f.is_number() || !(f.get<double>() > 1) || f.get<double>() > 64)
+            yr.fail("factor", "must be a number above 1 (at most 64)");
+        else
+            e.yarn_factor = f.get<double>();
+        e.yarn_orig_ctx = yr.uint("original_context", 1, kMaxCtx);
+        e.yarn_source = yr.str("source");
+        yr.rejectUnknown();
+    }
+
     if (const json* mp = r.get("mmproj")) {
         ObjectReader m(*mp, "mmproj");
         e.mmproj_bytes = readBytes(m, "file_bytes", true);
@@ -555,7 +568,25 @@ std::vector<Bytes> apportion(Bytes total, const std::vector<std::uint64_t>& weig
 
 } // namespace
 
+namespace {
+ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q);
+} // namespace
+
 ModelShape catalogShape(const CatalogEntry& e, const CatalogQuant& q) {
+    ModelShape s = catalogShapeOnly(e, q);
+    // The next smaller quant the catalog lists: the smaller-quant remedy prices that file.
+    const CatalogQuant* next = nullptr;
+    for (const auto& o : e.quants)
+        if (o.file_bytes < q.file_bytes && (!next || o.file_bytes > next->file_bytes)) next = &o;
+    if (next)
+        s.siblings.push_back({next->name, e.id + ":" + next->name, next->file_bytes,
+                              std::make_shared<const ModelShape>(catalogShapeOnly(e, *next))});
+    return s;
+}
+
+namespace {
+
+ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q) {
     ModelShape s;
     s.id = e.id;
     s.name = e.name;
@@ -563,6 +594,9 @@ ModelShape catalogShape(const CatalogEntry& e, const CatalogQuant& q) {
     s.quant = q.name;
     s.source = ShapeSource::Catalog;
     s.n_ctx_train = e.n_ctx_train;
+    s.yarn_factor = e.yarn_factor;
+    s.yarn_orig_ctx = e.yarn_orig_ctx;
+    s.yarn_source = e.yarn_source;
     s.n_vocab = e.n_vocab;
     s.n_embd = e.n_embd;
     s.n_ff = *std::max_element(e.n_ff.begin(), e.n_ff.end());
@@ -665,5 +699,7 @@ ModelShape catalogShape(const CatalogEntry& e, const CatalogQuant& q) {
                           " MTP (nextn) block(s) in the file; skipped unless MTP is on");
     return s;
 }
+
+} // namespace
 
 } // namespace headroom

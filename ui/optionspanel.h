@@ -1,6 +1,7 @@
 // Plan options: the context target (a slider that snaps to the plan's ladder rungs, plus a free
-// entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, mmproj and an extra
-// reserve. Edits announce a whole PlanOptions; the panel never plans by itself.
+// entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, mmproj, an extra
+// reserve and RoPE scaling (YaRN past the trained context). Edits announce a whole PlanOptions; the
+// panel never plans by itself.
 #pragma once
 
 #include "metatypes.h"
@@ -57,6 +58,9 @@ private:
     QComboBox* m_mtp;
     QCheckBox* m_mmproj;
     QDoubleSpinBox* m_reserve;
+    QComboBox* m_rope;            // --rope-scaling: model's own, yarn, linear, none
+    QDoubleSpinBox* m_rope_scale; // --rope-scale
+    QSpinBox* m_yarn_orig;        // --yarn-orig-ctx (0: the model's)
     QLabel* m_error;
 };
 
