@@ -112,7 +112,7 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     ctx->addWidget(m_slider, 1);
     ctx->addWidget(m_slider_label);
     ctx->addWidget(m_context);
-    ctx->addWidget(buddy(tr("R&oPE"), m_rope));
+    ctx->addWidget(buddy(tr("RoPE"), m_rope));
     ctx->addWidget(m_rope);
     ctx->addWidget(m_rope_scale);
     ctx->addWidget(m_yarn_orig);
