@@ -96,7 +96,9 @@ public:
         if (s.empty()) fail(key, "must not be empty");
         return s;
     }
-    std::string strOr(const std::string& key, std::string def) { return get(key) ? str(key) : def; }
+    std::string strOr(const std::string& key, std::string def) {
+        return get(key) ? str(key) : std::move(def);
+    }
     bool boolOr(const std::string& key, bool def) {
         const json* v = get(key);
         if (!v) return def;
@@ -624,9 +626,9 @@ ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q) {
             l.n_head_kv = 0;
             l.recurrent_r = e.n_embd_r;
             l.recurrent_s = e.n_embd_s;
-        } else if (e.n_layer_kv_from_start && il >= *e.n_layer_kv_from_start) {
-            l.attention = AttentionKind::None;
-        } else if (l.n_head_kv == 0) {
+        } else if ((e.n_layer_kv_from_start && il >= *e.n_layer_kv_from_start) ||
+                   l.n_head_kv == 0) {
+            // Reuses an earlier layer's KV (Gemma 3n), or has no KV head of its own.
             l.attention = AttentionKind::None;
         } else if (e.isMla()) {
             // DeepSeek-2 GGUFs store the latent cache as one KV head of

@@ -944,6 +944,7 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
 const std::vector<std::string>& supportedArchitectures() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> v;
+        v.reserve(kRules.size());
         for (const auto& r : kRules)
             v.emplace_back(r.name);
         std::sort(v.begin(), v.end());
