@@ -98,8 +98,8 @@ public:
         if (s.empty()) fail(key, "must not be empty");
         return s;
     }
-    std::string strOr(const std::string& key, const std::string& def) {
-        return get(key) ? str(key) : def;
+    std::string strOr(const std::string& key, std::string def) {
+        return get(key) ? str(key) : std::move(def);
     }
     bool boolOr(const std::string& key, bool def) {
         const json* v = get(key);
@@ -286,6 +286,19 @@ CatalogEntry parseEntry(const json& j, std::size_t index, std::string& id_out) {
         e.params_active = p.uintOr("active", e.params_total, 1, kMaxParams);
         if (e.params_active > e.params_total) p.fail("active", "exceeds total");
         p.rejectUnknown();
+    }
+
+    if (const json* y = r.get("yarn")) {
+        // The YaRN extension the model card documents (e.g. Qwen3: factor 4 from 32K to 128K).
+        ObjectReader yr(*y, "yarn");
+        const json& f = yr.need("factor");
+        if (!f.is_number() || !(f.get<double>() > 1) || f.get<double>() > 64)
+            yr.fail("factor", "must be a number above 1 (at most 64)");
+        else
+            e.yarn_factor = f.get<double>();
+        e.yarn_orig_ctx = yr.uint("original_context", 1, kMaxCtx);
+        e.yarn_source = yr.str("source");
+        yr.rejectUnknown();
     }
 
     if (const json* mp = r.get("mmproj")) {

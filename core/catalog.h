@@ -42,6 +42,9 @@
 //     dense_lead (0)                                  leading dense blocks (first_k_dense_replace)
 //   }
 //   nextn_layers  integer (0)                         trailing MTP blocks (nextn_predict_layers)
+//   yarn { factor, original_context, source }        optional; YaRN the model card documents
+//                                                     (--rope-scaling yarn --rope-scale F
+//                                                     --yarn-orig-ctx N reaches F × N tokens)
 //   params { total, active }                          parameter counts (active = total if dense)
 //   mmproj { file_bytes, source, name }               vision projector, when the model has one
 //   default_quant string                              quant picked by shape(id) (else Q4_K_M, else
@@ -119,6 +122,10 @@ struct CatalogEntry {
     std::uint32_t n_expert = 0, n_expert_used = 0, n_expert_shared = 0;
     std::uint32_t n_ff_exp = 0, n_ff_shexp = 0, dense_lead = 0;
     std::uint32_t nextn_layers = 0;
+    // yarn { factor, original_context, source }: the YaRN extension the model card documents.
+    double yarn_factor = 0;
+    std::uint64_t yarn_orig_ctx = 0;
+    std::string yarn_source;
     std::uint64_t params_total = 0, params_active = 0;
     Bytes mmproj_bytes = 0;
     std::string mmproj_name, mmproj_source;

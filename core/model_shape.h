@@ -7,6 +7,7 @@
 #include "units.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,17 @@ struct MoeShape {
 enum class ShapeSource { Catalog, GgufHeader, Generated };
 const char* shapeSourceName(ShapeSource source);
 
+struct ModelShape;
+
+// Another quant of the same model: a catalog quant ("catalog-id:QUANT") or a GGUF file in the
+// same folder (its path), with its own shape so a remedy prices its real size.
+struct QuantSibling {
+    std::string quant; // "Q3_K_M"
+    std::string ref;   // what --model / the file picker takes to switch to it
+    Bytes file_bytes = 0;
+    std::shared_ptr<const ModelShape> shape;
+};
+
 struct ModelShape {
     std::string id;           // catalog id or file path
     std::string name;         // display name
@@ -76,6 +88,16 @@ struct ModelShape {
     bool conservative = false; // unknown architecture: priced as all-full attention, marked so
 
     std::uint64_t n_ctx_train = 0; // trained context; 0 = unknown
+    // RoPE scaling the file itself declares (<arch>.rope.scaling.type / .factor /
+    // .original_context_length, read by llama_model::load_hparams); "" when it declares none.
+    std::string rope_scaling_type;
+    double rope_scaling_factor = 0;
+    std::uint64_t rope_orig_ctx = 0; // llama.cpp's n_ctx_orig_yarn (0: n_ctx_train)
+    // A YaRN extension the model card documents (catalog "yarn"): up to yarn_factor × yarn_orig_ctx
+    // tokens with --rope-scaling yarn --rope-scale F --yarn-orig-ctx N. 0 = none documented.
+    double yarn_factor = 0;
+    std::uint64_t yarn_orig_ctx = 0;
+    std::string yarn_source;
     std::uint32_t n_vocab = 0;
     std::uint32_t n_embd = 0;
     std::uint32_t n_ff = 0;     // dense FFN width (compute estimate)
@@ -92,12 +114,13 @@ struct ModelShape {
     // (TENSOR_DUPLICATED), counted in output_bytes; it reuses the one copy when both land on the
     // same buffer (CPU only).
     bool output_tied_to_embd = false;
-    Bytes other_bytes = 0;          // everything else (per-layer embeddings, rope factors, …)
-    Bytes mtp_head_bytes = 0;       // an external MTP head file, charged when MTP is on
-    Bytes mmproj_bytes = 0;         // the multimodal projector file, charged when mmproj is on
-    Bytes file_bytes = 0;           // all GGUF parts on disk (header included)
-    std::uint32_t n_mtp_layers = 0; // nextn_predict_layers (blocks flagged is_mtp)
-    std::vector<std::string> notes; // caveats to show with the plan ("estimated from …")
+    Bytes other_bytes = 0;              // everything else (per-layer embeddings, rope factors, …)
+    Bytes mtp_head_bytes = 0;           // an external MTP head file, charged when MTP is on
+    Bytes mmproj_bytes = 0;             // the multimodal projector file, charged when mmproj is on
+    Bytes file_bytes = 0;               // all GGUF parts on disk (header included)
+    std::uint32_t n_mtp_layers = 0;     // nextn_predict_layers (blocks flagged is_mtp)
+    std::vector<std::string> notes;     // caveats to show with the plan ("estimated from …")
+    std::vector<QuantSibling> siblings; // other quants of this model (smaller-quant remedy)
 
     bool isMoe() const { return moe.n_expert > 0; }
     bool hasRecurrent() const;

@@ -61,6 +61,11 @@ struct PlanOptions {
     // A window granted earlier (growth); the launch policy restores it when it still fits.
     std::optional<std::uint32_t> requested_window;
     PinnedPlacement pinned; // the user's -ngl/--n-cpu-moe/-ot/-ts/-sm
+    // RoPE scaling (--rope-scaling, --rope-scale, --yarn-orig-ctx as llama.cpp takes them):
+    // YaRN or linear scaling by N makes N × the original context usable (contextLimit()).
+    std::optional<RopeScaling> rope_scaling; // nullopt: the model's own (not written)
+    double rope_scale = 0;                   // 0: not given
+    std::uint32_t yarn_orig_ctx = 0;         // 0: the model's original context
 };
 
 } // namespace headroom

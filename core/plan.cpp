@@ -110,6 +110,8 @@ const char* remedyKindName(RemedyKind k) {
         return "swa_cache_default";
     case RemedyKind::SmallerUbatch:
         return "smaller_ubatch";
+    case RemedyKind::RopeScalingYarn:
+        return "rope_scaling_yarn";
     }
     return "?";
 }

@@ -74,7 +74,8 @@ enum class RemedyKind {
     FewerSequences,
     DropMmproj,
     SwaCacheDefault,
-    SmallerUbatch
+    SmallerUbatch,
+    RopeScalingYarn // --rope-scaling yarn past the trained context, as the model card documents
 };
 const char* remedyKindName(RemedyKind k);
 
@@ -86,8 +87,24 @@ struct Remedy {
     // difference between the rung's launch and the launch with the remedy applied.
     std::vector<std::string> args;
     SignedBytes saves_bytes = 0; // on the budget that refused
-    bool fixes = false;          // re-pricing with it makes the rung run
-    PlanOptions options;         // the options with the remedy applied
+    // The planner re-run with `options` (in every posture it would price) makes the rung run; for
+    // a spilled rung, makes it resident. Never a prediction.
+    bool fixes = false;
+    // fixes == false: what the re-planned rung still lacks ("past the trained context (40K)",
+    // "VRAM + RAM 3.2 GiB short"), "; "-separated.
+    std::string still_lacks;
+    PlanOptions options; // the options with the remedy applied
+    // SmallerQuant: the model to switch to — "catalog-id:QUANT" or a sibling GGUF's path —
+    // priced with that file's real size; empty for every other kind.
+    std::string model_ref;
+};
+
+// One reason a rung cannot run. A refusal lists every one (memory and trained context can both
+// block); the first is the refusal's own code and message.
+struct BlockingReason {
+    RefusalCode code;
+    BudgetName budget;
+    std::string message;
 };
 
 struct TermLine {
@@ -109,6 +126,7 @@ struct Refusal {
     std::vector<TermLine> terms;
     std::vector<Remedy> remedies;
     std::string message;
+    std::vector<BlockingReason> reasons; // every blocking reason, this refusal's own first
 };
 
 struct DeviceUse {

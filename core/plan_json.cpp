@@ -112,6 +112,8 @@ static json remediesToJson(const std::vector<Remedy>& remedies) {
                        {"label", m.label},
                        {"saves_bytes", m.saves_bytes},
                        {"fixes", m.fixes},
+                       {"still_lacks", m.still_lacks},
+                       {"model", m.model_ref.empty() ? json(nullptr) : json(m.model_ref)},
                        {"args", m.args}});
     return arr;
 }
@@ -157,6 +159,12 @@ json refusalToJson(const Refusal& f) {
               {"needed_tokens", f.needed_tokens},       {"available_tokens", f.available_tokens},
               {"shortfall_bytes", f.shortfall_bytes},   {"terms", terms},
               {"remedies", remediesToJson(f.remedies)}, {"message", f.message}};
+    json reasons = json::array();
+    for (const auto& r : f.reasons)
+        reasons.push_back({{"code", refusalCodeName(r.code)},
+                           {"budget", budgetName(r.budget)},
+                           {"message", r.message}});
+    j["reasons"] = reasons;
     if (f.device >= 0) j["device"] = f.device;
     return j;
 }

@@ -25,6 +25,12 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
 Result<LaunchConfig> launchFor(const Plan& plan, int rung_index);
 Result<LaunchConfig> launchFor(const Plan& plan, const Rung& rung);
 
+// The largest context the model runs with these options: its trained context (the 64K floor
+// when unknown), or scale × original context under --rope-scaling yarn|linear --rope-scale N
+// (the original context is --yarn-orig-ctx, else the file's rope.scaling.original_context_length,
+// else the trained context: llama_context's yarn_orig_ctx default, n_ctx_orig_yarn).
+std::uint64_t contextLimit(const ModelShape& model, const PlanOptions& options);
+
 // Checks options against llama.cpp's own rules (e.g. a quantized V cache needs flash attention,
 // MLA needs equal K and V cache types) and ranges; names the option.
 Result<bool> validateOptions(const ModelShape& model, const PlanOptions& options);

@@ -248,6 +248,30 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
         m_controller->setOptions(o);
         statusBar()->showMessage(tr("Remedy applied"), 4000);
     });
+    connect(m_why, &WhyPanel::quantChosen, this, [this](const QString& ref, const PlanOptions& o) {
+        // "id:QUANT" names a catalog row; the default quant's row carries the bare id.
+        CatalogModel* cm = m_picker->catalogModel();
+        const std::string key = ref.toStdString();
+        const std::string base = key.substr(0, key.find(':'));
+        const std::string quant =
+            key.find(':') == std::string::npos ? "" : key.substr(key.find(':') + 1);
+        QString id;
+        for (int row = 0; row < cm->rowCount(); ++row) {
+            const ModelShape& m = cm->modelAt(row);
+            if (m.id == key || (m.id.substr(0, m.id.find(':')) == base && m.quant == quant))
+                id = qs(m.id);
+        }
+        m_options->setOptions(o);
+        {
+            const QSignalBlocker block(m_controller);
+            m_controller->setOptions(o);
+        }
+        if (id.isEmpty() || !m_picker->selectModelId(id)) {
+            showError(tr("The smaller quant %1 is not in the model list").arg(ref));
+            return;
+        }
+        statusBar()->showMessage(tr("Switched to %1").arg(id), 4000);
+    });
     // The fit column follows the machine and options (computed on a worker thread).
     // Debounced: a slider drag re-prices the whole catalog once, after the drag, and the worker
     // never competes with the repaint of the plan the user is looking at.
@@ -413,12 +437,19 @@ void MainWindow::onModelSelected(const ModelShape& model) {
     // A context target belongs to the model it was chosen for: 256K picked for one model must
     // not carry over and get the next one (trained to 32K) refused. Each model comes back with
     // its own target, or Auto when none was chosen for it.
+    // Keyed by the model, not the quant ("qwen3-32b:Q3_K_M" is qwen3-32b): switching quant keeps
+    // the target, so a smaller-quant remedy is applied at the context it was proven for.
+    // (A file's id is its path, which may hold ':' itself.)
+    auto modelKey = [](const ModelShape& m) {
+        return m.source == ShapeSource::Catalog ? qs(m.id.substr(0, m.id.find(':'))) : qs(m.id);
+    };
     if (const ModelShape* previous = m_controller->model()) {
         if (previous->id == model.id) return m_controller->setModel(model);
-        m_context_by_model[qs(previous->id)] = m_controller->options().context;
+        if (modelKey(*previous) == modelKey(model)) return m_controller->setModel(model);
+        m_context_by_model[modelKey(*previous)] = m_controller->options().context;
     }
     PlanOptions options = m_controller->options();
-    const auto it = m_context_by_model.constFind(qs(model.id));
+    const auto it = m_context_by_model.constFind(modelKey(model));
     options.context = it != m_context_by_model.cend() ? *it : std::nullopt;
     if (options.context != m_controller->options().context) {
         m_options->setOptions(options);

@@ -112,6 +112,21 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
                  tr("-sm: how several GPUs share the model (default: layer, not written)"));
     m_sm->addItems(
         {tr("default"), QStringLiteral("layer"), QStringLiteral("row"), QStringLiteral("none")});
+    m_rope = named(new QComboBox, "ropeScalingCombo", tr("RoPE scaling"),
+                   tr("--rope-scaling: YaRN (or linear) scaling makes scale × the original context "
+                      "usable, past the trained context"));
+    m_rope->addItems(
+        {tr("model"), QStringLiteral("yarn"), QStringLiteral("linear"), QStringLiteral("none")});
+    m_rope_scale = named(new QDoubleSpinBox, "ropeScaleSpin", tr("RoPE scale"),
+                         tr("--rope-scale: the context scaling factor"));
+    m_rope_scale->setRange(1, 64);
+    m_rope_scale->setDecimals(1);
+    m_rope_scale->setPrefix(QStringLiteral("×"));
+    m_yarn_orig =
+        named(new QSpinBox, "yarnOrigCtxSpin", tr("YaRN original context"),
+              tr("--yarn-orig-ctx: the model's original context (0: the model's own figure)"));
+    m_yarn_orig->setRange(0, 1 << 24);
+    m_yarn_orig->setSingleStep(4096);
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("optionsErrorLabel"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
@@ -122,6 +137,10 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     ctx->addWidget(m_slider, 1);
     ctx->addWidget(m_slider_label);
     ctx->addWidget(m_context);
+    ctx->addWidget(buddy(tr("RoPE"), m_rope));
+    ctx->addWidget(m_rope);
+    ctx->addWidget(m_rope_scale);
+    ctx->addWidget(m_yarn_orig);
     auto* row = new QHBoxLayout;
     row->addWidget(buddy(tr("&K"), m_ctk));
     row->addWidget(m_ctk);
@@ -217,6 +236,22 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
         connect(e, &QLineEdit::editingFinished, this, &OptionsPanel::onPlacementEdited);
     connect(m_cpu_moe, &QCheckBox::toggled, this, &OptionsPanel::onPlacementEdited);
     connect(m_sm, &QComboBox::currentIndexChanged, this, &OptionsPanel::onPlacementEdited);
+    auto rope = [this] {
+        const int i = m_rope->currentIndex();
+        m_options.rope_scaling = i == 1   ? std::optional(RopeScaling::Yarn)
+                                 : i == 2 ? std::optional(RopeScaling::Linear)
+                                 : i == 3 ? std::optional(RopeScaling::None)
+                                          : std::nullopt;
+        const bool scaled = i == 1 || i == 2;
+        m_options.rope_scale = scaled ? m_rope_scale->value() : 0;
+        m_options.yarn_orig_ctx = i == 1 ? std::uint32_t(m_yarn_orig->value()) : 0;
+        m_rope_scale->setEnabled(scaled);
+        m_yarn_orig->setEnabled(i == 1);
+        emitEdited();
+    };
+    connect(m_rope, &QComboBox::currentIndexChanged, this, rope);
+    connect(m_rope_scale, &QDoubleSpinBox::valueChanged, this, rope);
+    connect(m_yarn_orig, &QSpinBox::valueChanged, this, rope);
     setRungs({}, 0);
     setOptions(PlanOptions{});
 }
@@ -337,7 +372,17 @@ void OptionsPanel::syncContextWidgets() {
 void OptionsPanel::setOptions(const PlanOptions& options) {
     m_options = options;
     const QSignalBlocker b1(m_ctk), b2(m_ctv), b3(m_fa), b4(m_ubatch), b5(m_parallel), b6(m_kvu),
-        b7(m_swa_full), b8(m_mtp), b9(m_mmproj), b10(m_reserve);
+        b7(m_swa_full), b8(m_mtp), b9(m_mmproj), b10(m_reserve), b11(m_rope), b12(m_rope_scale),
+        b13(m_yarn_orig);
+    const int rope = !options.rope_scaling                          ? 0
+                     : *options.rope_scaling == RopeScaling::Yarn   ? 1
+                     : *options.rope_scaling == RopeScaling::Linear ? 2
+                                                                    : 3;
+    m_rope->setCurrentIndex(rope);
+    m_rope_scale->setValue(options.rope_scale > 0 ? options.rope_scale : 1);
+    m_yarn_orig->setValue(int(std::min<std::uint32_t>(options.yarn_orig_ctx, 1 << 24)));
+    m_rope_scale->setEnabled(rope == 1 || rope == 2);
+    m_yarn_orig->setEnabled(rope == 1);
     m_ctk->setCurrentText(QString::fromLatin1(ggmlTypeName(options.cache_type_k).data()));
     m_ctv->setCurrentText(QString::fromLatin1(ggmlTypeName(options.cache_type_v).data()));
     m_fa->setCurrentIndex(options.flash_attn == FlashAttn::On    ? 1

@@ -1,9 +1,9 @@
 // Plan options: the context target (a slider that snaps to the plan's ladder rungs, plus a free
-// entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, mmproj and an extra
-// reserve, and the user's own placement as llama.cpp takes it (-ngl, --n-cpu-moe, --cpu-moe, -ot,
-// -ts, -sm), read by the same readPlacementFlags as the CLI's. Edits announce a whole PlanOptions;
-// an entry that does not read announces optionsInvalid instead, with the message shown inline.
-// The panel never plans by itself.
+// entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, mmproj, an extra
+// reserve, RoPE scaling (YaRN past the trained context), and the user's own placement as
+// llama.cpp takes it (-ngl, --n-cpu-moe, --cpu-moe, -ot, -ts, -sm), read by the same
+// readPlacementFlags as the CLI's. Edits announce a whole PlanOptions; an entry that does not read
+// announces optionsInvalid instead, with the message shown inline. The panel never plans by itself.
 #pragma once
 
 #include "metatypes.h"
@@ -75,6 +75,9 @@ private:
     // Why the current entries do not read (empty: they do).
     QString m_context_error;
     QString m_placement_error;
+    QComboBox* m_rope;            // --rope-scaling: model's own, yarn, linear, none
+    QDoubleSpinBox* m_rope_scale; // --rope-scale
+    QSpinBox* m_yarn_orig;        // --yarn-orig-ctx (0: the model's)
     QLabel* m_error;
 };
 

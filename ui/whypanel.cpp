@@ -317,8 +317,14 @@ void WhyPanel::setRemedyCount(size_t n) {
         b->setCursor(Qt::PointingHandCursor);
         connect(b, &QPushButton::clicked, this, [this, i] {
             if (m_has_plan && m_row >= 0 && m_plan.rungs[size_t(m_row)].refusal &&
-                i < m_plan.rungs[size_t(m_row)].refusal->remedies.size())
-                Q_EMIT remedyChosen(m_plan.rungs[size_t(m_row)].refusal->remedies[i].options);
+                i < m_plan.rungs[size_t(m_row)].refusal->remedies.size()) {
+                const Remedy& r = m_plan.rungs[size_t(m_row)].refusal->remedies[i];
+                // A smaller quant switches the model; every other remedy changes options.
+                if (!r.model_ref.empty())
+                    Q_EMIT quantChosen(qs(r.model_ref), r.options);
+                else
+                    Q_EMIT remedyChosen(r.options);
+            }
         });
         m_remedy_layout->addWidget(b);
         m_remedy_buttons.push_back(b);
@@ -357,6 +363,16 @@ void WhyPanel::render() {
             terms << QStringLiteral("%1 %2").arg(qs(t.label).toHtmlEscaped(), bytesText(t.bytes));
         if (!terms.isEmpty())
             html += QStringLiteral("<br>") + tr("Terms: %1").arg(terms.join(QStringLiteral(" · ")));
+        // Every reason that blocks the rung: fixing one alone does not make it run.
+        if (f.reasons.size() > 1) {
+            QStringList why;
+            for (const BlockingReason& b : f.reasons)
+                why << (b.message.empty() ? QString::fromLatin1(refusalCodeName(b.code))
+                                          : qs(b.message).toHtmlEscaped());
+            html += QStringLiteral("<br>") +
+                    tr("%n reasons block it: %1", nullptr, int(f.reasons.size()))
+                        .arg(why.join(QStringLiteral("; ")));
+        }
         if (f.remedies.empty())
             html += QStringLiteral("<br>") + tr("No option change makes this rung run.");
     } else {
@@ -380,23 +396,27 @@ void WhyPanel::render() {
     if (!r.refusal) return;
     for (size_t i = 0; i < r.refusal->remedies.size(); ++i) {
         const Remedy& remedy = r.refusal->remedies[i];
+        // ✓ only where the planner, re-run with the remedy applied, runs the rung; otherwise
+        // what it still lacks.
+        const QString mark = remedy.fixes ? QStringLiteral(" ✓")
+                             : remedy.still_lacks.empty()
+                                 ? QString()
+                                 : tr(" — still: %1").arg(qs(remedy.still_lacks));
         const QString text =
             remedy.saves_bytes > 0
                 ? tr("→ %1 (saves %2)%3")
-                      .arg(qs(remedy.label), bytesText(Bytes(remedy.saves_bytes)),
-                           remedy.fixes ? QStringLiteral(" ✓") : QString())
-                : tr("→ %1%2").arg(qs(remedy.label),
-                                   remedy.fixes ? QStringLiteral(" ✓") : QString());
+                      .arg(qs(remedy.label), bytesText(Bytes(remedy.saves_bytes)), mark)
+                : tr("→ %1%2").arg(qs(remedy.label), mark);
         QPushButton* b = m_remedy_buttons[i];
         // '&' in a label would turn into a keyboard mnemonic.
         const QString shown = QString(text).replace(QLatin1Char('&'), QStringLiteral("&&"));
         if (b->text() != shown) b->setText(shown);
         b->setAccessibleName(tr("Apply remedy: %1").arg(qs(remedy.label)));
         // ✓ only where the planner says the change alone makes the rung run (Remedy::fixes).
-        b->setToolTip(
-            remedy.fixes
-                ? tr("Applies this change; the rung then runs")
-                : tr("Applies this change; it helps but does not make the rung run alone"));
+        b->setToolTip(remedy.fixes
+                          ? tr("Applies this change; re-planned with it, the rung runs")
+                          : tr("Applies this change; re-planned with it, the rung still lacks: %1")
+                                .arg(qs(remedy.still_lacks)));
     }
 }
 

@@ -49,6 +49,8 @@ public:
 
 Q_SIGNALS:
     void remedyChosen(const headroom::PlanOptions& options);
+    // The smaller-quant remedy: switch to that model ("catalog-id:QUANT" or a file path).
+    void quantChosen(const QString& model_ref, const headroom::PlanOptions& options);
     // The rung now explained (an index into the plan's rungs): the export follows it.
     void rungShown(int row);
 

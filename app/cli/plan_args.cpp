@@ -6,6 +6,7 @@
 #include "probe/probe.h"
 #include "units.h"
 
+#include <cstdlib>
 #include <sstream>
 
 namespace headroom::cli {
@@ -103,6 +104,13 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
                   "llama.cpp backend: cpu, cuda, vulkan or metal (default: from the hardware)");
     g->add_option("--latency", f.latency,
                   "KV spill latency budget: text (1500 ms) or voice (200 ms)");
+    // common/arg.cpp: --rope-scaling {none,linear,yarn}, --rope-scale N, --yarn-orig-ctx N.
+    g->add_option("--rope-scaling", f.rope_scaling,
+                  "RoPE scaling past the trained context: none, linear or yarn");
+    g->add_option("--rope-scale", f.rope_scale,
+                  "RoPE context scaling factor: the usable context becomes N x the original");
+    g->add_option("--yarn-orig-ctx", f.yarn_orig_ctx,
+                  "YaRN: the model's original context (default: the model's own)");
     auto* p = app.add_option_group(
         "Placement", "your own placement, priced as given instead of searched (llama.cpp's flags)");
     p->add_option("--gpu-layers,--n-gpu-layers", f.placement.gpu_layers,
@@ -259,6 +267,19 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
         else
             return badArg("--latency", f.latency, "text, voice");
     }
+    if (!f.rope_scaling.empty()) {
+        auto r = parseRopeScaling(f.rope_scaling);
+        if (!r) return badArg("--rope-scaling", f.rope_scaling, "none, linear, yarn");
+        o.rope_scaling = *r;
+    }
+    if (!f.rope_scale.empty()) {
+        char* end = nullptr;
+        const double v = std::strtod(f.rope_scale.c_str(), &end);
+        if (end == f.rope_scale.c_str() || *end != '\0' || !(v > 0) || v > 1024)
+            return badArg("--rope-scale", f.rope_scale, "a factor above 0, at most 1024");
+        o.rope_scale = v;
+    }
+    o.yarn_orig_ctx = f.yarn_orig_ctx;
     if (!f.mmproj.empty()) o.mmproj = true; // the file's size is read by resolveModel
     auto pinned = readPlacementFlags(f.placement);
     if (!pinned) return pinned.error();

@@ -42,9 +42,12 @@ struct OptionFlags {
     bool swa_full = false;
     std::string mtp; // on|off|auto
     std::string mmproj;
-    std::string reserve; // extra reserve SIZE
-    std::string backend; // cpu|cuda|vulkan|metal
-    std::string latency; // text|voice
+    std::string reserve;             // extra reserve SIZE
+    std::string backend;             // cpu|cuda|vulkan|metal
+    std::string latency;             // text|voice
+    std::string rope_scaling;        // --rope-scaling none|linear|yarn
+    std::string rope_scale;          // --rope-scale N
+    std::uint32_t yarn_orig_ctx = 0; // --yarn-orig-ctx N
     // The user's placement ("what if"), as llama.cpp takes it: -ngl, --n-cpu-moe, --cpu-moe, -ot,
     // -ts, -sm (read by readPlacementFlags, as the GUI's placement fields are).
     PlacementFlags placement;

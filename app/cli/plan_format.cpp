@@ -137,14 +137,21 @@ std::string formatPlanTable(const Plan& plan) {
             out << "\nWhy " << formatTokens(r.requested_context) << " is refused ["
                 << refusalCodeName(f.code) << ", " << budgetName(f.budget) << "]: " << f.message
                 << "\n";
-            if (f.budget == BudgetName::TrainedContext)
+            // Every reason that blocks the rung, not just the first.
+            for (size_t i = 1; i < f.reasons.size(); ++i)
+                out << "    also [" << refusalCodeName(f.reasons[i].code) << ", "
+                    << budgetName(f.reasons[i].budget) << "]: " << f.reasons[i].message << "\n";
+            if (f.needed_tokens > 0)
                 out << "    needed " << f.needed_tokens << " tokens, trained " << f.available_tokens
                     << " tokens\n";
             for (const auto& t : f.terms)
                 out << "    " << pad(t.label, 30) << rpad(formatBytes(t.bytes), 12) << "\n";
             for (const auto& rem : f.remedies)
                 out << "    -> " << rem.label << ": saves " << formatSignedBytes(rem.saves_bytes)
-                    << (rem.fixes ? " (fixes it)" : "") << "\n";
+                    << (rem.fixes                 ? " (fixes it)"
+                        : rem.still_lacks.empty() ? std::string()
+                                                  : " (still: " + rem.still_lacks + ")")
+                    << "\n";
         } else if (r.verdict == Verdict::Spilled && !r.spill_remedies.empty()) {
             out << "\nWhy " << formatTokens(r.requested_context) << " spills: the GPU budget is "
                 << formatBytes(r.placement.spill_bytes) << " short of holding every weight\n";

@@ -3,6 +3,7 @@
 #include "arch/layer_rules.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace headroom {
 
@@ -83,9 +84,25 @@ std::vector<Bytes> apportion(Bytes total, const std::vector<std::uint64_t>& weig
     return out;
 }
 
+ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q);
+
 } // namespace
 
 ModelShape catalogShape(const CatalogEntry& e, const CatalogQuant& q) {
+    ModelShape s = catalogShapeOnly(e, q);
+    // The next smaller quant the catalog lists: the smaller-quant remedy prices that file.
+    const CatalogQuant* next = nullptr;
+    for (const auto& o : e.quants)
+        if (o.file_bytes < q.file_bytes && (!next || o.file_bytes > next->file_bytes)) next = &o;
+    if (next)
+        s.siblings.push_back({next->name, e.id + ":" + next->name, next->file_bytes,
+                              std::make_shared<const ModelShape>(catalogShapeOnly(e, *next))});
+    return s;
+}
+
+namespace {
+
+ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q) {
     ModelShape s;
     s.id = e.id;
     s.name = e.name;
@@ -93,6 +110,9 @@ ModelShape catalogShape(const CatalogEntry& e, const CatalogQuant& q) {
     s.quant = q.name;
     s.source = ShapeSource::Catalog;
     s.n_ctx_train = e.n_ctx_train;
+    s.yarn_factor = e.yarn_factor;
+    s.yarn_orig_ctx = e.yarn_orig_ctx;
+    s.yarn_source = e.yarn_source;
     s.n_vocab = e.n_vocab;
     s.n_embd = e.n_embd;
     s.n_ff = *std::max_element(e.n_ff.begin(), e.n_ff.end());
@@ -193,5 +213,7 @@ ModelShape catalogShape(const CatalogEntry& e, const CatalogQuant& q) {
                           " MTP (nextn) block(s) in the file; skipped unless MTP is on");
     return s;
 }
+
+} // namespace
 
 } // namespace headroom

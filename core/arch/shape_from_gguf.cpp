@@ -833,6 +833,16 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
     if (auto it = in.meta.find("general.name"); it != in.meta.end() && it->second.asString())
         shape.name = *it->second.asString();
     shape.n_ctx_train = hp.n_ctx_train;
+    // llama_model::load_hparams: rope.scaling.type ("none", "linear", "yarn", …), .factor and
+    // .original_context_length (n_ctx_orig_yarn, else n_ctx_train). Read for the context limit
+    // under --rope-scaling; a file that already scales states its extended context_length.
+    if (const GgufValue* v = m.find(m.key("rope.scaling.type")); v && v->asString())
+        shape.rope_scaling_type = *v->asString();
+    if (const GgufValue* v = m.find(m.key("rope.scaling.factor")); v && v->asFloat())
+        shape.rope_scaling_factor = *v->asFloat();
+    if (const GgufValue* v = m.find(m.key("rope.scaling.original_context_length"));
+        v && v->asUInt())
+        shape.rope_orig_ctx = *v->asUInt();
     shape.n_embd = hp.n_embd;
     shape.n_mtp_layers = hp.n_layer_nextn;
     shape.file_bytes = in.file_bytes;

@@ -84,6 +84,11 @@ Result<OllamaModelfile> ollamaModelfile(const Plan& plan, const OllamaExportOpti
         mf.unsupported.push_back("the multimodal projector the plan priced: add it to the "
                                  "model as Ollama documents, it is not a PARAMETER");
     if (cfg.spec_draft_mtp) mf.unsupported.push_back("MTP speculative decoding");
+    if (cfg.rope_scaling && *cfg.rope_scaling != RopeScaling::None)
+        mf.unsupported.push_back(std::string("--rope-scaling ") +
+                                 ropeScalingName(*cfg.rope_scaling) +
+                                 " (RoPE scaling past the trained context: Ollama keeps the "
+                                 "model's own RoPE settings, so the context is its trained one)");
 
     std::string& t = mf.text;
     const std::string who = plan.model.name.empty() ? plan.model.id : plan.model.name;

@@ -53,6 +53,25 @@ const char* splitModeName(SplitMode m) {
     return "layer";
 }
 
+const char* ropeScalingName(RopeScaling r) {
+    switch (r) {
+    case RopeScaling::None:
+        return "none";
+    case RopeScaling::Linear:
+        return "linear";
+    case RopeScaling::Yarn:
+        return "yarn";
+    }
+    return "none";
+}
+
+std::optional<RopeScaling> parseRopeScaling(std::string_view text) {
+    if (text == "none") return RopeScaling::None;
+    if (text == "linear") return RopeScaling::Linear;
+    if (text == "yarn") return RopeScaling::Yarn;
+    return std::nullopt;
+}
+
 std::optional<SplitMode> parseSplitMode(std::string_view text) {
     if (text == "layer") return SplitMode::Layer;
     if (text == "row") return SplitMode::Row;
@@ -165,12 +184,144 @@ std::vector<std::string> llamaServerArgs(const LaunchConfig& c) {
     if (c.n_batch) add({"-b", std::to_string(*c.n_batch)});
     if (c.n_ubatch) add({"-ub", std::to_string(*c.n_ubatch)});
     add({"-np", std::to_string(c.n_parallel)});
+    if (c.rope_scaling) add({"--rope-scaling", ropeScalingName(*c.rope_scaling)});
+    if (c.rope_scale > 0) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", c.rope_scale);
+        add({"--rope-scale", buf});
+    }
+    if (c.yarn_orig_ctx > 0) add({"--yarn-orig-ctx", std::to_string(c.yarn_orig_ctx)});
     if (c.kv_unified) add({"-kvu"});
     if (c.swa_full) add({"--swa-full"});
     if (!c.kv_offload) add({"-nkvo"});
     if (c.spec_draft_mtp) add({"--spec-type", "draft-mtp"});
     if (c.spec_draft_n_max > 0) add({"--spec-draft-n-max", std::to_string(c.spec_draft_n_max)});
     return a;
+}
+
+Result<LaunchConfig> parseLlamaServerArgs(const std::vector<std::string>& argv) {
+    LaunchConfig c;
+    auto u32 = [](const std::string& flag, const std::string& v) -> Result<std::uint32_t> {
+        std::uint32_t n = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+        if (v.empty() || ec != std::errc() || end != v.data() + v.size())
+            return bad(flag + " '" + v + "' is not a whole number", "e.g. " + flag + " 4096");
+        return n;
+    };
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string& f = argv[i];
+        auto value = [&]() -> Result<std::string> {
+            if (i + 1 >= argv.size()) return bad(f + " needs a value", f + " VALUE");
+            return argv[++i];
+        };
+        auto number = [&](std::uint32_t& out) -> Result<bool> {
+            auto v = value();
+            if (!v) return v.error();
+            auto n = u32(f, *v);
+            if (!n) return n.error();
+            out = *n;
+            return true;
+        };
+        Result<bool> ok = true;
+        if (f == "-c") {
+            ok = number(c.ctx_size);
+        } else if (f == "-ngl") {
+            auto v = value();
+            if (!v) return v.error();
+            auto g = parseGpuLayers(*v);
+            if (!g) return g.error();
+            c.gpu_layers = *g;
+        } else if (f == "--cpu-moe") {
+            c.cpu_moe = true;
+        } else if (f == "--n-cpu-moe") {
+            ok = number(c.n_cpu_moe);
+        } else if (f == "-ot") {
+            auto v = value();
+            if (!v) return v.error();
+            auto o = parseTensorOverrides(*v);
+            if (!o) return o.error();
+            c.tensor_overrides.insert(c.tensor_overrides.end(), o->begin(), o->end());
+        } else if (f == "-ts") {
+            auto v = value();
+            if (!v) return v.error();
+            auto t = parseTensorSplit(*v);
+            if (!t) return t.error();
+            c.tensor_split = *t;
+        } else if (f == "-sm") {
+            auto v = value();
+            if (!v) return v.error();
+            c.split_mode = parseSplitMode(*v);
+            if (!c.split_mode) return bad("-sm '" + *v + "' is not valid", "layer, row, none");
+        } else if (f == "--fit") {
+            auto v = value();
+            if (!v) return v.error();
+            if (*v != "on" && *v != "off") return bad("--fit '" + *v + "'", "on, off");
+            c.fit = *v == "on";
+        } else if (f == "--fit-target") {
+            auto v = value();
+            if (!v) return v.error();
+            for (std::string_view part : splitAny(*v, ",")) {
+                auto n = u32(f, std::string(part));
+                if (!n) return n.error();
+                c.fit_target_mib.push_back(*n);
+            }
+        } else if (f == "-fa") {
+            auto v = value();
+            if (!v) return v.error();
+            if (*v == "on")
+                c.flash_attn = FlashAttn::On;
+            else if (*v == "off")
+                c.flash_attn = FlashAttn::Off;
+            else if (*v == "auto")
+                c.flash_attn = FlashAttn::Auto;
+            else
+                return bad("-fa '" + *v + "' is not valid", "on, off, auto");
+        } else if (f == "-ctk" || f == "-ctv") {
+            auto v = value();
+            if (!v) return v.error();
+            const auto t = parseCacheType(*v);
+            if (!t) return bad(f + " '" + *v + "' is not a cache type", "f16, q8_0, q4_0, …");
+            (f == "-ctk" ? c.cache_type_k : c.cache_type_v) = *t;
+        } else if (f == "-b" || f == "-ub") {
+            std::uint32_t n = 0;
+            ok = number(n);
+            (f == "-b" ? c.n_batch : c.n_ubatch) = n;
+        } else if (f == "-np") {
+            ok = number(c.n_parallel);
+        } else if (f == "-kvu") {
+            c.kv_unified = true;
+        } else if (f == "--swa-full") {
+            c.swa_full = true;
+        } else if (f == "-nkvo") {
+            c.kv_offload = false;
+        } else if (f == "--rope-scaling") {
+            auto v = value();
+            if (!v) return v.error();
+            c.rope_scaling = parseRopeScaling(*v);
+            if (!c.rope_scaling) return bad("--rope-scaling '" + *v + "'", "none, linear, yarn");
+        } else if (f == "--rope-scale") {
+            auto v = value();
+            if (!v) return v.error();
+            double x = 0;
+            const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
+            if (ec != std::errc() || end != v->data() + v->size() || !(x > 0))
+                return bad("--rope-scale '" + *v + "' is not a factor", "e.g. 4");
+            c.rope_scale = x;
+        } else if (f == "--yarn-orig-ctx") {
+            ok = number(c.yarn_orig_ctx);
+        } else if (f == "--spec-type") {
+            auto v = value();
+            if (!v) return v.error();
+            if (*v != "draft-mtp") return bad("--spec-type '" + *v + "'", "draft-mtp");
+            c.spec_draft_mtp = true;
+        } else if (f == "--spec-draft-n-max") {
+            ok = number(c.spec_draft_n_max);
+        } else {
+            return bad("'" + f + "' is not a flag Headroom writes", "see llamaServerArgs");
+        }
+        if (!ok) return ok.error();
+    }
+    return c;
 }
 
 std::vector<std::string> changedArgs(const LaunchConfig& from, const LaunchConfig& to) {

@@ -25,6 +25,11 @@ enum class SplitMode { Layer, Row, None };
 const char* splitModeName(SplitMode m);
 std::optional<SplitMode> parseSplitMode(std::string_view text);
 
+// --rope-scaling none|linear|yarn (common/arg.cpp --rope-scaling; llama_rope_scaling_type).
+enum class RopeScaling { None, Linear, Yarn };
+const char* ropeScalingName(RopeScaling r);
+std::optional<RopeScaling> parseRopeScaling(std::string_view text);
+
 // -ngl N|auto|all. Auto: Headroom searches the count (and writes the number it found).
 struct GpuLayers {
     enum class Kind { Count, Auto, All };
@@ -78,6 +83,13 @@ struct LaunchConfig {
     std::vector<double> tensor_split;             // -ts (empty: by free memory at start-up)
     std::optional<SplitMode> split_mode;          // -sm
 
+    // RoPE scaling past the trained context (common/arg.cpp: --rope-scaling sets
+    // rope_scaling_type, --rope-scale N sets rope_freq_scale = 1/N, --yarn-orig-ctx N sets
+    // yarn_orig_ctx; 0 there means the model's own original context).
+    std::optional<RopeScaling> rope_scaling; // --rope-scaling
+    double rope_scale = 0;                   // --rope-scale (0: not written)
+    std::uint32_t yarn_orig_ctx = 0;         // --yarn-orig-ctx (0: not written)
+
     // Speculative decoding with the model's own MTP head.
     bool spec_draft_mtp = false;        // --spec-type draft-mtp
     std::uint32_t spec_draft_n_max = 0; // --spec-draft-n-max (0: not written)
@@ -97,6 +109,11 @@ struct LaunchConfig {
 
 // The llama-server arguments (without the program and -m), in a fixed order, llama.cpp's spelling.
 std::vector<std::string> llamaServerArgs(const LaunchConfig& config);
+
+// The inverse of llamaServerArgs: reads that argv (llama.cpp's spelling, the forms it writes)
+// back into a LaunchConfig, so a test can check that what is exported says what was planned.
+// An unknown flag or a bad value is an error naming it.
+Result<LaunchConfig> parseLlamaServerArgs(const std::vector<std::string>& argv);
 
 // The flags of `to` (each with its values) that `from` does not have with the same values: what
 // a change applies, in llama.cpp's spelling. Flags `to` drops are not listed.

@@ -56,6 +56,9 @@ LaunchConfig launchConfig(const PlanOptions& o, const MemoryBudget& budget, Back
     c.kv_unified = o.kv_unified;
     c.swa_full = o.swa_full;
     c.kv_offload = r.placement.kv_offload;
+    c.rope_scaling = o.rope_scaling;
+    c.rope_scale = o.rope_scale;
+    c.yarn_orig_ctx = o.yarn_orig_ctx;
     if (r.posture != Posture::Plain) {
         c.spec_draft_mtp = true;
         c.spec_draft_n_max = kMtpDraftTokens;

@@ -5,6 +5,7 @@
 #include "policy/ladder.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace headroom {
 
@@ -49,7 +50,27 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     return r;
 }
 
+std::vector<Posture> posturesFor(const ModelShape& model, const PlanOptions& o) {
+    if (model.mtpCapable() && o.mtp != MtpMode::Off) return {Posture::Lean, Posture::Stacked};
+    return {Posture::Plain};
+}
+
 } // namespace detail
+
+std::uint64_t contextLimit(const ModelShape& model, const PlanOptions& o) {
+    const std::uint64_t native = model.n_ctx_train ? model.n_ctx_train : policy::kFloorWindow;
+    if (!o.rope_scaling || *o.rope_scaling == RopeScaling::None || !(o.rope_scale > 1))
+        return native;
+    // llama_context: yarn_orig_ctx 0 means hparams.n_ctx_orig_yarn, which load_hparams reads from
+    // rope.scaling.original_context_length and otherwise sets to n_ctx_train. Linear scaling
+    // stretches the trained context itself.
+    std::uint64_t orig = model.rope_orig_ctx ? model.rope_orig_ctx : native;
+    if (*o.rope_scaling == RopeScaling::Yarn && o.yarn_orig_ctx) orig = o.yarn_orig_ctx;
+    const double scaled = o.rope_scale * static_cast<double>(orig);
+    const std::uint64_t limit =
+        scaled >= static_cast<double>(UINT32_MAX) ? UINT32_MAX : static_cast<std::uint64_t>(scaled);
+    return std::max(native, limit);
+}
 
 namespace {
 
@@ -158,6 +179,9 @@ Result<bool> validateOptions(const ModelShape& model, const PlanOptions& o) {
     // The user's placement: what llama.cpp would reject (more -ts entries than devices is a hard
     // error in llama_model_load; an -ot pattern must compile and target the CPU).
     if (auto m = detail::tensorMoves(model, o.pinned.tensor_overrides); !m) return m.error();
+    if (!std::isfinite(o.rope_scale) || o.rope_scale < 0 || o.rope_scale > 1024)
+        return bad("--rope-scale must be a factor between 0 and 1024",
+                   "e.g. --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768");
     if (o.pinned.cpu_moe && o.pinned.n_cpu_moe)
         return bad("give --cpu-moe or --n-cpu-moe, not both");
     return true;
@@ -179,7 +203,14 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     plan.hardware = hw;
     plan.options = options;
     plan.budget = capacityBudget(hw, options.extra_reserve);
-    const std::uint64_t native = model.n_ctx_train ? model.n_ctx_train : kFloorWindow;
+    // The ladder runs to the usable context: the trained one, or further under RoPE scaling.
+    const std::uint64_t native = contextLimit(model, options);
+    if (native > (model.n_ctx_train ? model.n_ctx_train : kFloorWindow))
+        plan.notes.push_back("--rope-scaling " +
+                             std::string(ropeScalingName(*options.rope_scaling)) +
+                             " extends the usable context to " + formatTokens(native) +
+                             " (llama.cpp scales RoPE; quality past the trained context is what "
+                             "the model card documents, not measured here)");
     if (!model.n_ctx_train)
         plan.notes.push_back("trained context unknown: the 64K floor is used as native");
     if (model.conservative)
@@ -194,7 +225,9 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     std::optional<std::uint32_t> exact;
     if (options.context) {
         exact = *options.context == 0
-                    ? static_cast<std::uint32_t>(std::min<std::uint64_t>(native, UINT32_MAX))
+                    // -c 0 is llama.cpp's n_ctx_train, whatever RoPE scaling says
+                    ? static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                          model.n_ctx_train ? model.n_ctx_train : kFloorWindow, UINT32_MAX))
                     : *options.context;
         if (std::find(contexts.begin(), contexts.end(), *exact) == contexts.end())
             contexts.push_back(*exact);
@@ -207,8 +240,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
 
     const bool mtp = model.mtpCapable() && options.mtp != MtpMode::Off;
     plan.mtp = mtp;
-    std::vector<Posture> postures = mtp ? std::vector<Posture>{Posture::Lean, Posture::Stacked}
-                                        : std::vector<Posture>{Posture::Plain};
+    const std::vector<Posture> postures = detail::posturesFor(model, options);
 
     // `restore`: apply the requested-window restore (Hermes plan_launch with a requested window);
     // the live re-plan is a fresh plan_launch without one (fit_to_free_memory).
@@ -223,20 +255,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
             Rung r = planRung(model, ro, budget, hw, c);
             r.posture = p;
             r.on_ladder = std::find(lad.begin(), lad.end(), c) != lad.end();
-            if (c > native && r.verdict != Verdict::Refused) {
-                // Beyond the trained context llama.cpp runs but warns ("possible training context
-                // overflow"); quality is not guaranteed, so we refuse rather than plan it silently.
-                Refusal f;
-                f.code = RefusalCode::ContextTooLong;
-                f.budget = BudgetName::TrainedContext;
-                // Tokens, not bytes: the byte fields stay 0 (no memory budget was exceeded).
-                f.needed_tokens = c;
-                f.available_tokens = native;
-                f.message = formatTokens(c) + " is beyond the model's trained context of " +
-                            formatTokens(native);
-                r.refusal = f;
-                r.verdict = Verdict::Refused;
-            }
+            detail::gateContext(r, native, true);
             on_ladder.push_back(r.on_ladder);
             pr.rungs.push_back(std::move(r));
         }
@@ -358,19 +377,20 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong &&
             r.refusal->code != RefusalCode::DeviceOvercommitted && !exact) {
             r.refusal->code = RefusalCode::PhysicsFloor;
+            r.refusal->reasons.front().code = RefusalCode::PhysicsFloor;
             r.refusal->message =
                 "needs " + gib(r.refusal->needed_bytes) + " at the " +
                 formatTokens(r.requested_context) + " floor but only " +
                 formatSignedBytes(r.refusal->available_bytes) + " of " +
                 budgetName(r.refusal->budget) +
                 " is usable (see the remedies: a smaller quant or a smaller KV cache)";
+            r.refusal->reasons.front().message = r.refusal->message;
         }
     }
     for (auto& r : pick.rungs) {
         if (r.verdict == Verdict::Resident || !r.refusal) {
             if (r.verdict != Verdict::Spilled) continue;
         }
-        if (r.refusal && r.refusal->code == RefusalCode::ContextTooLong) continue;
         auto remedies = detail::remediesFor(model, hw, plan.budget, options, pick.rungs, r);
         if (r.refusal)
             r.refusal->remedies = std::move(remedies);

@@ -94,6 +94,14 @@ Result<std::vector<BlockMoves>> tensorMoves(const ModelShape& model,
 Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryBudget& budget,
               const HardwareSnapshot& hw, std::uint64_t requested_ctx, bool detail = true);
 
+// The trained-context gate (contextLimit()): a rung asking for more than `limit` tokens is refused;
+// one already refused for memory gets it as a further reason (Refusal::reasons).
+void gateContext(Rung& r, std::uint64_t limit, bool detail);
+// What a refused (or spilled) rung lacks, one short phrase per blocking reason, "; "-separated.
+std::string lacksText(const Rung& r);
+// The postures makePlan prices for these options (lean and stacked with MTP, else plain).
+std::vector<Posture> posturesFor(const ModelShape& model, const PlanOptions& o);
+
 // Options as llama.cpp resolves them for one posture (auto flash attention, MTP micro-batch).
 ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const HardwareSnapshot& hw,
                         Posture posture);

@@ -4,27 +4,71 @@
 #include "planner/planner_internal.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace headroom::detail {
 
 namespace {
 
+// The rung at `ctx` re-planned with `changed`, the way makePlan prices it: in every posture it
+// would price (so whichever it chooses, the verdict holds) and through the trained-context gate.
+struct Replanned {
+    Rung same;        // in the posture of the rung the remedy is for (else the first priced)
+    bool runs = true; // non-refused (resident, for a spilled rung) in every posture
+    std::string lacks;
+};
+
+Replanned replan(const ModelShape& model, const HardwareSnapshot& hw, const MemoryBudget& budget,
+                 const PlanOptions& changed, const Rung& rung, std::uint32_t ctx,
+                 bool want_resident) {
+    Replanned out;
+    const std::uint64_t limit = contextLimit(model, changed);
+    bool have_same = false;
+    bool first = true;
+    for (Posture p : posturesFor(model, changed)) {
+        const ResolvedOptions ro = resolve(model, changed, hw, p);
+        Rung after = planRung(model, ro, budget, hw, ctx, false);
+        after.posture = p;
+        gateContext(after, limit, false);
+        const bool ok =
+            want_resident ? after.verdict == Verdict::Resident : after.verdict != Verdict::Refused;
+        if (!ok && out.runs) {
+            out.runs = false;
+            out.lacks = lacksText(after);
+        }
+        if (first || (!have_same && p == rung.posture)) {
+            have_same = p == rung.posture;
+            out.same = std::move(after);
+        }
+        first = false;
+    }
+    return out;
+}
+
+bool blockedByMemory(const Rung& rung) {
+    if (!rung.refusal) return rung.verdict == Verdict::Spilled;
+    return std::any_of(
+        rung.refusal->reasons.begin(), rung.refusal->reasons.end(),
+        [](const BlockingReason& r) { return r.code != RefusalCode::ContextTooLong; });
+}
+
 std::optional<Remedy> tryRemedy(const ModelShape& model, const HardwareSnapshot& hw,
                                 const MemoryBudget& budget, const PlanOptions& o, const Rung& rung,
                                 RemedyKind kind, std::string label, PlanOptions changed,
-                                std::uint32_t ctx) {
-    if (!validateOptions(model, changed)) return std::nullopt;
-    const ResolvedOptions ro = resolve(model, changed, hw, rung.posture);
-    Rung after = planRung(model, ro, budget, hw, ctx, false);
-    after.posture = rung.posture;
+                                std::uint32_t ctx, const ModelShape* other_model = nullptr) {
+    const ModelShape& priced = other_model ? *other_model : model;
+    if (!validateOptions(priced, changed)) return std::nullopt;
+    const bool gpu_view = rung.verdict == Verdict::Spilled;
+    const Replanned after = replan(priced, hw, budget, changed, rung, ctx, gpu_view);
     Remedy m;
     m.kind = kind;
     m.label = std::move(label);
     // The flags it applies: what differs between the rung's launch and the launch after it.
     const ResolvedOptions was = resolve(model, o, hw, rung.posture);
+    const ResolvedOptions ro = resolve(priced, changed, hw, after.same.posture);
     m.args = changedArgs(launchConfig(o, budget, was.backend, was.flash_attn, rung),
-                         launchConfig(changed, budget, ro.backend, ro.flash_attn, after));
-    const bool gpu_view = rung.verdict == Verdict::Spilled;
+                         launchConfig(changed, budget, ro.backend, ro.flash_attn, after.same));
     auto onBudget = [&](const Rung& r) -> SignedBytes {
         if (!gpu_view) return toSigned(r.totals.total());
         SignedBytes s = 0;
@@ -32,11 +76,40 @@ std::optional<Remedy> tryRemedy(const ModelShape& model, const HardwareSnapshot&
             s += toSigned(d.bytes);
         return s;
     };
-    m.saves_bytes = onBudget(rung) - onBudget(after);
-    m.fixes = gpu_view ? after.verdict == Verdict::Resident : after.verdict != Verdict::Refused;
+    m.saves_bytes = onBudget(rung) - onBudget(after.same);
+    m.fixes = after.runs;
+    if (!m.fixes) m.still_lacks = after.lacks;
     m.options = std::move(changed);
-    if (m.saves_bytes <= 0 && !m.fixes) return std::nullopt;
+    // A remedy that neither fixes the rung nor clears one of its reasons is noise; so is a memory
+    // saving on a rung that only the trained context blocks.
+    const size_t reasons_before = rung.refusal ? rung.refusal->reasons.size() : 0;
+    const size_t reasons_after = after.same.refusal ? after.same.refusal->reasons.size() : 0;
+    if (!m.fixes && !blockedByMemory(rung) && reasons_after >= reasons_before) return std::nullopt;
+    if (m.saves_bytes <= 0 && !m.fixes && reasons_after >= reasons_before) return std::nullopt;
     return m;
+}
+
+// YaRN as the model card documents it: the smallest whole factor that reaches `ctx` from the
+// documented original context, at most the documented factor. nullopt when none does.
+std::optional<PlanOptions> yarnFor(const ModelShape& model, const PlanOptions& o,
+                                   std::uint32_t ctx) {
+    if (model.yarn_factor <= 1 || model.yarn_orig_ctx == 0) return std::nullopt;
+    if (ctx <= contextLimit(model, o)) return std::nullopt;
+    const double factor =
+        std::ceil(static_cast<double>(ctx) / static_cast<double>(model.yarn_orig_ctx));
+    if (factor > model.yarn_factor) return std::nullopt;
+    PlanOptions c = o;
+    c.rope_scaling = RopeScaling::Yarn;
+    c.rope_scale = std::max(2.0, factor);
+    c.yarn_orig_ctx =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(model.yarn_orig_ctx, UINT32_MAX));
+    return c;
+}
+
+std::string scaleText(double f) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", f);
+    return buf;
 }
 
 } // namespace
@@ -120,21 +193,58 @@ std::vector<Remedy> remediesFor(const ModelShape& model, const HardwareSnapshot&
                   std::to_string(rung.placement.n_cpu_moe) + " blocks run from RAM)";
         m.args = {"--n-cpu-moe", std::to_string(rung.placement.n_cpu_moe)};
         m.saves_bytes = toSigned(rung.placement.spill_bytes);
-        m.fixes = true;
+        // Already part of this placement: applying it again leaves the rung as it is.
+        m.fixes = false;
+        m.still_lacks = "already applied: the rung still spills";
         m.options = o;
         out.push_back(m);
     }
-    if (rung.verdict == Verdict::Refused && rung.refusal && rung.refusal->shortfall_bytes > 0) {
-        // A smaller quant: ~4.8 -> ~3.9 bits per weight (Q4_K_M -> Q3_K_M) saves about a fifth of
-        // the weights. ESTIMATE: the catalog or the file of the smaller quant has the real size.
-        Remedy m;
-        m.kind = RemedyKind::SmallerQuant;
-        const Bytes saves = rung.totals.weights / 5;
-        m.label = "a smaller quant (e.g. Q4_K_M -> Q3_K_M, about 20 % smaller weights, estimate)";
-        m.saves_bytes = toSigned(saves);
-        m.fixes = m.saves_bytes >= rung.refusal->shortfall_bytes;
-        m.options = o;
-        out.push_back(m);
+    if (rung.verdict != Verdict::Resident && blockedByMemory(rung)) {
+        // A smaller quant of the same model: the next smaller one the catalog lists or a GGUF
+        // beside this one holds, priced with its own shape and file size (never an estimate).
+        const QuantSibling* next = nullptr;
+        for (const auto& q : model.siblings)
+            if (q.shape && q.file_bytes < model.file_bytes &&
+                (!next || q.file_bytes > next->file_bytes))
+                next = &q;
+        if (next) {
+            auto m =
+                tryRemedy(model, hw, budget, o, rung, RemedyKind::SmallerQuant,
+                          "a smaller quant: " + next->quant + " (" + formatBytes(next->file_bytes) +
+                              " file instead of " + formatBytes(model.file_bytes) + ")",
+                          o, ctx, next->shape.get());
+            if (m) {
+                m->model_ref = next->ref;
+                add(std::move(m));
+            }
+        }
+    }
+    if (const auto y = yarnFor(model, o, ctx)) {
+        const std::string flags = "--rope-scaling yarn --rope-scale " + scaleText(y->rope_scale) +
+                                  " --yarn-orig-ctx " + std::to_string(y->yarn_orig_ctx);
+        const size_t singles = out.size();
+        add(tryRemedy(model, hw, budget, o, rung, RemedyKind::RopeScalingYarn,
+                      "YaRN to " +
+                          formatTokens(static_cast<std::uint64_t>(
+                              y->rope_scale * static_cast<double>(y->yarn_orig_ctx))) +
+                          " as the model card documents (" + flags + ")",
+                      *y, ctx));
+        // Both the context and memory block: YaRN with each memory remedy, so the list holds a
+        // change that keeps the asked-for context and, applied, really runs.
+        if (blockedByMemory(rung)) {
+            for (size_t i = 0; i < singles; ++i) {
+                const Remedy& mem = out[i];
+                if (mem.kind == RemedyKind::ShorterContext || mem.kind == RemedyKind::SmallerQuant)
+                    continue;
+                PlanOptions c = mem.options;
+                c.rope_scaling = y->rope_scaling;
+                c.rope_scale = y->rope_scale;
+                c.yarn_orig_ctx = y->yarn_orig_ctx;
+                auto both = tryRemedy(model, hw, budget, o, rung, RemedyKind::RopeScalingYarn,
+                                      "YaRN (" + flags + ") with " + mem.label, c, ctx);
+                if (both && both->fixes) out.push_back(std::move(*both));
+            }
+        }
     }
     if (budget.kind == BudgetKind::Live || hasLiveFigures(hw)) {
         SignedBytes held = 0;
@@ -146,7 +256,8 @@ std::vector<Remedy> remediesFor(const ModelShape& model, const HardwareSnapshot&
             m.label = "free " + formatBytes(static_cast<Bytes>(held)) +
                       " of GPU memory other programs hold";
             m.saves_bytes = held;
-            m.fixes = false;
+            m.fixes = false; // outside the launch: re-plan once it is freed
+            m.still_lacks = "not a launch option: re-plan after other programs free it";
             m.options = o;
             out.push_back(m);
         }

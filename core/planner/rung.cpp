@@ -281,11 +281,59 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
             r.refusal = f;
         }
     }
+    if (r.refusal && r.refusal->reasons.empty())
+        r.refusal->reasons.push_back({r.refusal->code, r.refusal->budget, r.refusal->message});
     if (!detail) return r;
     r.kv_spill = kvSpillFor(price, full, hw, budget, opt, r.context);
     r.expert_split = expertSplitFor(model, price, full, budget, r.context);
     r.speed = estimateSpeed(model, a, hw, budget, r.n_ubatch, r.context, opt.backend);
     return r;
+}
+
+void gateContext(Rung& r, std::uint64_t limit, bool detail) {
+    if (r.requested_context <= limit) return;
+    // Beyond the trained context llama.cpp runs but warns ("possible training context overflow");
+    // quality is not guaranteed, so we refuse rather than plan it silently.
+    const std::string message = detail ? formatTokens(r.requested_context) +
+                                             " is beyond the model's trained context of " +
+                                             formatTokens(limit)
+                                       : std::string();
+    if (r.refusal) {
+        // Already refused for memory: the context is a further reason, not a replacement, so a
+        // remedy for one of them is never shown as fixing the rung.
+        r.refusal->needed_tokens = r.requested_context;
+        r.refusal->available_tokens = limit;
+        r.refusal->reasons.push_back(
+            {RefusalCode::ContextTooLong, BudgetName::TrainedContext, message});
+        return;
+    }
+    Refusal f;
+    f.code = RefusalCode::ContextTooLong;
+    f.budget = BudgetName::TrainedContext;
+    // Tokens, not bytes: the byte fields stay 0 (no memory budget was exceeded).
+    f.needed_tokens = r.requested_context;
+    f.available_tokens = limit;
+    f.message = message;
+    f.reasons.push_back({f.code, f.budget, message});
+    r.refusal = f;
+    r.verdict = Verdict::Refused;
+}
+
+std::string lacksText(const Rung& r) {
+    if (!r.refusal) return r.verdict == Verdict::Spilled ? "weights still spill to RAM" : "";
+    std::string s;
+    for (const BlockingReason& why : r.refusal->reasons) {
+        std::string part;
+        if (why.code == RefusalCode::ContextTooLong)
+            part = "past the trained context (" + formatTokens(r.refusal->available_tokens) + ")";
+        else if (why.code == RefusalCode::MemoryUnknown)
+            part = "free memory unknown";
+        else
+            part = std::string(budgetName(why.budget)) + " " +
+                   formatSignedBytes(r.refusal->shortfall_bytes) + " short";
+        s += (s.empty() ? "" : "; ") + part;
+    }
+    return s;
 }
 
 } // namespace headroom::detail

@@ -252,6 +252,46 @@ private slots:
         QTest::newRow("bad -sm") << QStringList{"-sm", "diagonal"} << "-sm";
         QTest::newRow("both moe flags")
             << QStringList{"--cpu-moe", "--n-cpu-moe", "3"} << "--cpu-moe";
+        QTest::newRow("bad --rope-scaling")
+            << QStringList{"--rope-scaling", "ntk"} << "--rope-scaling";
+        QTest::newRow("bad --rope-scale") << QStringList{"--rope-scale", "-2"} << "--rope-scale";
+    }
+
+    // Qwen3-32B is trained to 40K and its card documents YaRN ×4 from 32K: at -c 128K the JSON
+    // lists both blocking reasons on a 16 GiB card, only re-planned fixes say "fixes", a YaRN
+    // remedy carries its flags, and with those flags the 128K rung runs and the launch keeps them.
+    void yarnTakesAModelPastItsTrainedContextAndRemediesAreProven() {
+        const QStringList machine = {"--vram", "16GiB", "--ram", "32GiB"};
+        const auto r =
+            runCli(QStringList{"plan", "--model", "qwen3-32b", "-c", "131072", "--json"} + machine);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& rung = j.at("rungs").at(j.at("decision").at("rung_index").get<size_t>());
+        const auto& refusal = rung.at("refusal");
+        QCOMPARE(refusal.at("reasons").size(), size_t(2));
+        QCOMPARE(refusal.at("reasons").at(1).at("code").get<std::string>(),
+                 std::string("context_too_long"));
+        bool yarn_fix = false;
+        for (const auto& m : refusal.at("remedies")) {
+            if (m.at("kind") == "kv_cache_q4") {
+                QVERIFY(!m.at("fixes").get<bool>());
+                QVERIFY(!m.at("still_lacks").get<std::string>().empty());
+            }
+            if (m.at("kind") == "rope_scaling_yarn" && m.at("fixes").get<bool>()) yarn_fix = true;
+        }
+        QVERIFY(yarn_fix);
+        const auto run =
+            runCli(QStringList{"plan", "--model", "qwen3-32b", "-c", "131072", "-ctk", "q4_0",
+                               "-ctv", "q4_0", "-fa", "on", "--rope-scaling", "yarn",
+                               "--rope-scale", "4", "--yarn-orig-ctx", "32768", "--json"} +
+                   machine);
+        QVERIFY2(run.code == 0, run.err.constData());
+        const auto k = nlohmann::json::parse(run.out.toStdString());
+        QVERIFY(!k.at("decision").at("refused").get<bool>());
+        const auto argv = k.at("launch").at("llama_server").get<std::vector<std::string>>();
+        const std::vector<std::string> want = {"--rope-scaling",  "yarn", "--rope-scale", "4",
+                                               "--yarn-orig-ctx", "32768"};
+        QVERIFY(std::search(argv.begin(), argv.end(), want.begin(), want.end()) != argv.end());
     }
 
     void badPlacementFlagsExitTwoNamingTheFlag() {

@@ -4,6 +4,7 @@
 #include "core/shape_test_util.h"
 #include "gguf/gguf_reader.h"
 #include "gguf/gguf_writer.h"
+#include "planner.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QTemporaryDir>
@@ -76,6 +77,30 @@ private slots:
         QCOMPARE(s.layers[0].n_embd_k_gqa, 1024u); // 8 x 128
         QCOMPARE(s.layers[1].n_embd_k_gqa, 512u);  // 4 x 128
         QCOMPARE(s.layers[2].n_embd_v_gqa, 256u);  // 2 x 128
+    }
+
+    // A file that already scales RoPE declares it (llama_model::load_hparams reads
+    // rope.scaling.type/.factor/.original_context_length); the shape keeps it, and
+    // --rope-scaling yarn --rope-scale 2 then stretches the file's original context: 2 × 32768.
+    void ropeScalingKeysAreReadAndSetTheYarnBase() {
+        auto s = Header("qwen2")
+                     .transformer(131072, 1024, 2, 8, 2, 128)
+                     .raw("qwen2.rope.scaling.type", GgufValue::string("yarn"))
+                     .raw("qwen2.rope.scaling.factor", GgufValue::f32(4.0F))
+                     .u32("rope.scaling.original_context_length", 32768)
+                     .shape();
+        QCOMPARE(s.rope_scaling_type, std::string("yarn"));
+        QCOMPARE(s.rope_scaling_factor, 4.0);
+        QCOMPARE(s.rope_orig_ctx, std::uint64_t{32768});
+        PlanOptions o;
+        o.rope_scaling = RopeScaling::Yarn;
+        o.rope_scale = 2;
+        // 2 × 32768 = 65536 is below the 131072 the file trains to: the trained context stands.
+        QCOMPARE(contextLimit(s, o), std::uint64_t{131072});
+        o.rope_scale = 8;
+        QCOMPARE(contextLimit(s, o), std::uint64_t{262144}); // 8 × 32768
+        o.yarn_orig_ctx = 65536;
+        QCOMPARE(contextLimit(s, o), std::uint64_t{524288}); // 8 × 65536, the flag wins
     }
 
     // A small llama with every tensor group, Q4_K blocks (256 elements, 144 bytes) and a tied

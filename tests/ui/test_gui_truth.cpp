@@ -82,6 +82,70 @@ private Q_SLOTS:
         QVERIFY2(!numbers.contains(QStringLiteral("KiB")), qPrintable(numbers));
     }
 
+    // Qwen3-32B at 128K on 16 GiB VRAM + 32 GiB RAM is blocked twice: its KV (f16, 32 GiB at
+    // 131072 tokens: 64 layers × 8 KV heads × 128 × 2 B × 2 (K and V) × 131072) does not fit the
+    // 46 GiB usable beside 18.4 GiB of weights, and 128K is past its 40K trained context. The
+    // window names both; q4_0 KV alone is not ticked; the first remedy is ticked and, clicked,
+    // the 128K rung runs.
+    void aRefusalBlockedTwiceNamesBothAndItsTickedRemedyRuns() {
+        MainWindow w(quietConfig());
+        w.show();
+        machine(w, "16GiB", "32GiB");
+        QVERIFY(w.modelPicker()->selectModelId(QStringLiteral("qwen3-32b")));
+        typeInto(child<QLineEdit>(&w, "contextEdit"), QStringLiteral("131072"));
+        const Rung& rung = w.controller()->plan()->rungs[size_t(w.whyPanel()->selectedRung())];
+        QCOMPARE(rung.requested_context, 131072u);
+        QVERIFY(rung.refusal);
+        QCOMPARE(rung.refusal->reasons.size(), size_t(2));
+        const QString numbers = w.whyPanel()->numbersText();
+        QVERIFY2(numbers.contains(QStringLiteral("2 reasons block it")), qPrintable(numbers));
+        QVERIFY2(numbers.contains(QStringLiteral("trained context")), qPrintable(numbers));
+        for (size_t i = 0; i < rung.refusal->remedies.size(); ++i) {
+            const Remedy& m = rung.refusal->remedies[i];
+            const QString text =
+                child<QPushButton>(&w, qPrintable(QStringLiteral("remedyButton%1").arg(i)))->text();
+            QCOMPARE(text.contains(QStringLiteral("✓")), m.fixes);
+            if (m.kind == RemedyKind::KvCacheQ4) {
+                QVERIFY(!m.fixes);
+                QVERIFY2(text.contains(QStringLiteral("still: past the trained context")),
+                         qPrintable(text));
+            }
+        }
+        QVERIFY(rung.refusal->remedies.front().fixes);
+        QTest::mouseClick(child<QPushButton>(&w, "remedyButton0"), Qt::LeftButton);
+        const Plan& after = *w.controller()->plan();
+        const auto it = std::find_if(after.rungs.begin(), after.rungs.end(),
+                                     [](const Rung& r) { return r.requested_context == 131072; });
+        QVERIFY(it != after.rungs.end());
+        QVERIFY(it->verdict != Verdict::Refused);
+    }
+
+    // Qwen3-30B-A3B Q4_K_M needs 21.8 GiB at its 40K rung; 4 GiB VRAM + 16 GiB RAM leaves
+    // 18 GiB usable (the CLI's vram+ram figure). The catalog's next smaller quant, Q3_K_S, is a
+    // 4.90 GiB smaller file: the remedy names it, is ticked, and clicking it switches to it.
+    void aSmallerQuantRemedySwitchesToThatQuant() {
+        MainWindow w(quietConfig());
+        w.show();
+        machine(w, "4GiB", "16GiB");
+        QVERIFY(w.modelPicker()->selectModelId(QStringLiteral("qwen3-30b-a3b")));
+        const Plan& plan = *w.controller()->plan();
+        QVERIFY(plan.decision.refused);
+        const Rung& rung = plan.rungs[size_t(w.whyPanel()->selectedRung())];
+        QVERIFY(rung.refusal);
+        int index = -1;
+        for (size_t i = 0; i < rung.refusal->remedies.size(); ++i)
+            if (rung.refusal->remedies[i].kind == RemedyKind::SmallerQuant) index = int(i);
+        QVERIFY(index >= 0);
+        const Remedy& m = rung.refusal->remedies[size_t(index)];
+        QCOMPARE(m.model_ref, std::string("qwen3-30b-a3b:Q3_K_S"));
+        QVERIFY(m.fixes);
+        QTest::mouseClick(
+            child<QPushButton>(&w, qPrintable(QStringLiteral("remedyButton%1").arg(index))),
+            Qt::LeftButton);
+        QCOMPARE(w.controller()->model()->quant, std::string("Q3_K_S"));
+        QVERIFY(!w.controller()->plan()->decision.refused);
+    }
+
     void niceTickSteps_data() {
         QTest::addColumn<double>("top");
         QTest::addColumn<double>("step");
