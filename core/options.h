@@ -61,6 +61,9 @@ struct PlanOptions {
     // A window granted earlier (growth); the launch policy restores it when it still fits.
     std::optional<std::uint32_t> requested_window;
     PinnedPlacement pinned; // the user's -ngl/--n-cpu-moe/-ot/-ts/-sm
+    // The llama.cpp build the launch is written for (launch/llama_version.h).
+    LlamaVersion llama_version = kDefaultLlamaVersion;
+    std::optional<LoadMode> load_mode; // --load-mode, written as given
 };
 
 } // namespace headroom

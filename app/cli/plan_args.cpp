@@ -49,6 +49,14 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
                   "llama.cpp backend: cpu, cuda, vulkan or metal (default: from the hardware)");
     g->add_option("--latency", f.latency,
                   "KV spill latency budget: text (1500 ms) or voice (200 ms)");
+    g->add_option("--llama-version", f.llama_version,
+                  "the llama.cpp build to write the launch for: v0.5.0 (default, node-llama-cpp "
+                  "3.22.1) or v0.4.0 (3.21.1)");
+    g->add_option("--load-mode", f.load_mode,
+                  "-lm: how llama.cpp reads the weights: auto, none, mmap, mlock, mmap+mlock, dio");
+    g->add_flag("--mlock", f.mlock, "older spelling of --load-mode mlock (written as --load-mode)");
+    g->add_flag("--no-mmap", f.no_mmap,
+                "older spelling of --load-mode none (written as --load-mode)");
     auto* p = app.add_option_group(
         "Placement", "your own placement, priced as given instead of searched (llama.cpp's flags)");
     p->add_option("--gpu-layers,--n-gpu-layers", f.gpu_layers,
@@ -231,6 +239,24 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
         else
             return badArg("--latency", f.latency, "text, voice");
     }
+    if (!f.llama_version.empty()) {
+        auto v = parseLlamaVersion(f.llama_version);
+        if (!v) return v.error();
+        o.llama_version = *v;
+    }
+    if ((f.mlock || f.no_mmap) + !f.load_mode.empty() > 1 || (f.mlock && f.no_mmap))
+        return makeError(ErrorCode::InvalidArgument,
+                         "give one of --load-mode, --mlock or --no-mmap",
+                         "llama.cpp keeps only the last one; --load-mode says it in one flag");
+    if (!f.load_mode.empty()) {
+        auto m = parseLoadMode(f.load_mode);
+        if (!m) return m.error();
+        o.load_mode = *m;
+    }
+    // llama.cpp v0.4.0 common/arg.cpp: --mlock sets LLAMA_LOAD_MODE_MLOCK, --no-mmap
+    // LLAMA_LOAD_MODE_NONE; v0.5.0 accepts only --load-mode, so that is what the launch writes.
+    if (f.mlock) o.load_mode = LoadMode::Mlock;
+    if (f.no_mmap) o.load_mode = LoadMode::None;
     if (!f.mmproj.empty()) o.mmproj = true; // the file's size is read by resolveModel
     if (!f.gpu_layers.empty()) {
         auto g = parseGpuLayers(f.gpu_layers);

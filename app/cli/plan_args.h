@@ -41,9 +41,13 @@ struct OptionFlags {
     bool swa_full = false;
     std::string mtp; // on|off|auto
     std::string mmproj;
-    std::string reserve; // extra reserve SIZE
-    std::string backend; // cpu|cuda|vulkan|metal
-    std::string latency; // text|voice
+    std::string reserve;       // extra reserve SIZE
+    std::string backend;       // cpu|cuda|vulkan|metal
+    std::string latency;       // text|voice
+    std::string llama_version; // v0.5.0 (default) | v0.4.0
+    std::string load_mode;     // --load-mode auto|none|mmap|mlock|mmap+mlock|dio
+    bool mlock = false;        // --mlock (llama.cpp <= v0.4.0 spelling of --load-mode mlock)
+    bool no_mmap = false;      // --no-mmap (ditto, --load-mode none)
     // The user's placement ("what if"), as llama.cpp takes it.
     std::string gpu_layers;                   // -ngl N|auto|all
     std::string n_cpu_moe;                    // --n-cpu-moe N

@@ -86,6 +86,11 @@ Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOpti
     out.comments.push_back(
         "Headroom plan: " + (plan.model.name.empty() ? plan.model.id : plan.model.name) + " at " +
         ctxText + (plan.hardware.label.empty() ? "" : " on " + plan.hardware.label));
+    const LlamaProfile& profile = llamaProfile(plan.options.llama_version);
+    out.comments.push_back(std::string("for llama.cpp ") + llamaVersionName(profile.version) +
+                           " (node-llama-cpp " + profile.node_llama_cpp +
+                           "); plan with "
+                           "--llama-version for another build");
     for (const auto& d : rung.devices)
         out.comments.push_back("  " + d.name + ": " + formatBytes(d.bytes) + " of " +
                                formatSignedBytes(d.budget_bytes) + " planned");

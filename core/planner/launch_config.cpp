@@ -56,6 +56,7 @@ LaunchConfig launchConfig(const PlanOptions& o, const MemoryBudget& budget, Back
     c.kv_unified = o.kv_unified;
     c.swa_full = o.swa_full;
     c.kv_offload = r.placement.kv_offload;
+    c.load_mode = o.load_mode;
     if (r.posture != Posture::Plain) {
         c.spec_draft_mtp = true;
         c.spec_draft_n_max = kMtpDraftTokens;

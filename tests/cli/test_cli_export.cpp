@@ -153,6 +153,52 @@ private slots:
         QVERIFY(r.out.contains("--fit-target 2212"));
     }
 
+    // v0.5.0 removed --mlock/--no-mmap (common/arg.cpp); the old spellings are read and the
+    // launch says it with --load-mode, which both builds parse. The script names the build.
+    void oldLoadFlagsAreWrittenAsLoadModeForTheChosenBuild_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QString>("build");
+        QTest::newRow("--mlock, default build")
+            << QStringList{QStringLiteral("--mlock")} << QStringLiteral("--load-mode mlock")
+            << QStringLiteral("llama.cpp v0.5.0 (node-llama-cpp 3.22.1)");
+        QTest::newRow("--no-mmap, v0.4.0")
+            << QStringList{QStringLiteral("--no-mmap"), QStringLiteral("--llama-version"),
+                           QStringLiteral("v0.4.0")}
+            << QStringLiteral("--load-mode none")
+            << QStringLiteral("llama.cpp v0.4.0 (node-llama-cpp 3.21.1)");
+        QTest::newRow("-lm dio") << QStringList{QStringLiteral("-lm"), QStringLiteral("dio")}
+                                 << QStringLiteral("--load-mode dio")
+                                 << QStringLiteral("llama.cpp v0.5.0");
+    }
+    void oldLoadFlagsAreWrittenAsLoadModeForTheChosenBuild() {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, expected);
+        QFETCH(QString, build);
+        const Run r = exportTo(QStringLiteral("llama-server"), extra);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(expected.toUtf8()), r.out.constData());
+        QVERIFY(r.out.contains(build.toUtf8()));
+        QVERIFY(!r.out.contains("--mlock"));
+        QVERIFY(!r.out.contains("--no-mmap"));
+    }
+
+    void unknownLlamaVersionOrLoadModeExitsTwo_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("version") << QStringList{QStringLiteral("--llama-version"),
+                                                QStringLiteral("b4500")};
+        QTest::newRow("load mode")
+            << QStringList{QStringLiteral("--load-mode"), QStringLiteral("mmapp")};
+        QTest::newRow("two load modes") << QStringList{
+            QStringLiteral("--mlock"), QStringLiteral("--load-mode"), QStringLiteral("mmap")};
+    }
+    void unknownLlamaVersionOrLoadModeExitsTwo() {
+        QFETCH(QStringList, extra);
+        const Run r = exportTo(QStringLiteral("llama-server"), extra);
+        QCOMPARE(r.code, 2);
+        QVERIFY(!r.err.isEmpty());
+    }
+
     void helpNamesEveryTargetAndTheExitCodes() {
         const Run r = runCli({QStringLiteral("export"), QStringLiteral("--help")});
         QCOMPARE(r.code, 0);
