@@ -4,11 +4,13 @@
 #include "plan_format.h"
 #include "plan_json.h"
 #include "planner.h"
+#include "planner/fit_simulation.h"
 #include "text_file.h"
 
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace headroom::cli {
@@ -20,7 +22,42 @@ struct PlanCommand {
     HardwareFlags hardware;
     OptionFlags options;
     bool json = false;
+    std::string fit_target;    // -fitt MiB[,MiB…]
+    std::uint32_t fit_ctx = 0; // -fitc N (0: llama.cpp's default)
 };
+
+nlohmann::json fitToJson(const FitSimulation& s) {
+    return {{"llama_version", llamaVersionName(s.version)},
+            {"ctx_unset", s.ctx_unset},
+            {"ctx_start", s.ctx_start},
+            {"context", s.context},
+            {"gave_up", s.gave_up},
+            {"give_up_reason", s.give_up_reason},
+            {"changed_placement", s.changed_placement},
+            {"gpu_layers", s.gpu_layers},
+            {"n_cpu_moe", s.n_cpu_moe},
+            {"device_bytes", s.device_bytes},
+            {"device_target_bytes", s.device_targets},
+            {"devices_fit", s.devices_fit},
+            {"host_bytes", s.host_bytes},
+            {"host_over_ram_bytes", s.host_over_ram},
+            {"steps", s.steps},
+            {"differences", s.differences}};
+}
+
+std::string fitText(const FitSimulation& s) {
+    std::string t = std::string("\nllama.cpp ") + llamaVersionName(s.version) +
+                    " --fit with these flags (simulated, common/fit.cpp):\n";
+    for (const auto& step : s.steps)
+        t += "  - " + step + "\n";
+    t += "  => -c " + std::to_string(s.context) + ", -ngl " + std::to_string(s.gpu_layers) +
+         (s.n_cpu_moe ? ", experts of " + std::to_string(s.n_cpu_moe) + " blocks on the CPU"
+                      : std::string()) +
+         "\n";
+    for (const auto& d : s.differences)
+        t += "  differs: " + d + "\n";
+    return t;
+}
 
 CommandRegistrar
     reg("plan", "price every context rung of a model on a machine and choose the launch",
@@ -30,6 +67,12 @@ CommandRegistrar
             addHardwareFlags(sub, cmd->hardware);
             addOptionFlags(sub, cmd->options);
             sub.add_flag("--json", cmd->json, "print the plan as JSON (schema headroom.plan/1)");
+            sub.add_option("--fit-target", cmd->fit_target,
+                           "-fitt: the margin llama.cpp's --fit keeps per device, MiB (default "
+                           "1024), for the fit simulation");
+            sub.add_option("--fit-ctx", cmd->fit_ctx,
+                           "-fitc: the smallest context --fit may choose (default 4096)")
+                ->check(CLI::Range(1u, 1u << 30));
             sub.footer(
                 "Exit codes: 0 plan made (a refused rung is still an answer), 2 bad arguments, "
                 "3 unreadable model file, 4 probe failed.");
@@ -41,10 +84,31 @@ CommandRegistrar
                                 e.details.empty() ? e.message : e.message + " (" + e.details + ")",
                                 exitCodeFor(e));
                 }
-                if (cmd->json)
-                    std::cout << dumpJson(planToJson(*plan)) << "\n";
-                else
+                FitSettings fs;
+                if (!cmd->fit_target.empty()) {
+                    std::stringstream in(cmd->fit_target);
+                    std::string part;
+                    while (std::getline(in, part, ',')) {
+                        auto n = parseGpuLayers(part); // a plain count, the same grammar
+                        if (!n || n->kind != GpuLayers::Kind::Count)
+                            return fail("plan",
+                                        "-fitt/--fit-target '" + cmd->fit_target +
+                                            "' is not valid (accepted: MiB per device, e.g. "
+                                            "1024 or 1024,2048)",
+                                        kExitBadArguments);
+                        fs.target_mib.push_back(n->count);
+                    }
+                }
+                if (cmd->fit_ctx) fs.min_ctx = cmd->fit_ctx;
+                auto fit = simulateFit(plan->model, plan->hardware, plan->options, fs, &*plan);
+                if (cmd->json) {
+                    auto j = planToJson(*plan);
+                    if (fit) j["fit_simulation"] = fitToJson(*fit);
+                    std::cout << dumpJson(j) << "\n";
+                } else {
                     std::cout << formatPlanTable(*plan);
+                    if (fit) std::cout << fitText(*fit);
+                }
                 return kExitOk;
             };
         });

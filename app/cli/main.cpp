@@ -31,7 +31,7 @@ std::vector<std::string> expandLlamaAliases(int argc, char** argv) {
         {"-ub", "--ubatch-size"},   {"-np", "--parallel"},        {"-kvu", "--kv-unified"},
         {"-ngl", "--gpu-layers"},   {"-ot", "--override-tensor"}, {"-ts", "--tensor-split"},
         {"-sm", "--split-mode"},    {"-cmoe", "--cpu-moe"},       {"-ncmoe", "--n-cpu-moe"},
-        {"-lm", "--load-mode"},
+        {"-lm", "--load-mode"},     {"-fitt", "--fit-target"},    {"-fitc", "--fit-ctx"},
     };
     std::vector<std::string> args;
     for (int i = 0; i < argc; ++i) {

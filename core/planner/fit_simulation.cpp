@@ -81,9 +81,10 @@ Result<FitSimulation> simulateFit(const ModelShape& model, const HardwareSnapsho
     }
     const std::uint64_t counted = model.n_ctx_train ? nctxMax / model.n_ctx_train : 1;
     s.steps.push_back("full offload at " + std::to_string(s.ctx_start) + " tokens" +
-                      (s.ctx_unset ? " (-c unset: the trained context x " +
-                                         std::to_string(counted) + " sequences)"
-                                   : std::string()));
+                      (s.ctx_unset
+                           ? " (-c unset: the trained context x " + std::to_string(counted) +
+                                 (counted == 1 ? " sequence)" : " sequences)")
+                           : std::string()));
     auto finish = [&](const Rung& r) {
         s.gpu_layers = r.placement.gpu_layers;
         s.n_cpu_moe = r.placement.n_cpu_moe;

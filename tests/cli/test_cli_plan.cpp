@@ -70,6 +70,28 @@ private slots:
                  std::uint64_t{16} << 30);
     }
 
+    // The plan carries what llama.cpp's own --fit would do with the same flags: with -ngl 20
+    // given, fit "gives up" (common/fit.cpp: n_gpu_layers already set by user), and -fitt 2048
+    // leaves 24 GiB - 2048 MiB = 23622320128 bytes as the device's target.
+    void planJsonSimulatesLlamaCppsFitWithTheUsersFlags() {
+        const auto r = runCli(QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--json",
+                                          "-ngl", "20", "-fitt", "2048"} +
+                              kMachine);
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& f = j.at("fit_simulation");
+        QCOMPARE(f.at("llama_version").get<std::string>(), std::string("v0.5.0"));
+        QVERIFY(f.at("gave_up").get<bool>());
+        QCOMPARE(f.at("give_up_reason").get<std::string>(),
+                 std::string("n_gpu_layers already set by user"));
+        QCOMPARE(f.at("gpu_layers").get<int>(), 20);
+        QCOMPARE(f.at("device_target_bytes").at(0).get<std::int64_t>(),
+                 std::int64_t{24} * 1024 * 1024 * 1024 - std::int64_t{2048} * 1024 * 1024);
+        const auto bad = runCli(
+            QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-fitt", "lots"} + kMachine);
+        QCOMPARE(bad.code, 2);
+    }
+
     void llamaCppShortFlagsAreAccepted() {
         // -ctk/-ctv/-fa/-ub/-np are llama.cpp's spellings; q8_0 KV is 34/64 of f16: 8.5 GiB at
         // 128K.
