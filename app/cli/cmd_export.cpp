@@ -3,11 +3,12 @@
 // without --force.
 #include "atomic_write.h"
 #include "commands.h"
-#include "export/json_export.h"
 #include "export/llama_server.h"
 #include "export/llama_swap.h"
 #include "export/ollama.h"
 #include "plan_args.h"
+#include "plan_json.h"
+#include "planner/fit_simulation.h"
 #include "resources.h"
 
 #include <filesystem>
@@ -74,6 +75,9 @@ int run(const ExportCommand& c) {
     LaunchExportOptions launch;
     launch.fit = fit->second;
     launch.model_path = c.model_path;
+    // hf:OWNER/REPO[:QUANT] is written as llama.cpp's -hf (the plan's id is the resolved URL).
+    if (launch.model_path.empty() && c.model.path.rfind("hf:", 0) == 0)
+        launch.model_path = c.model.path;
     launch.server_binary = c.server_binary;
     launch.host = c.host;
     launch.port = c.port;
@@ -100,7 +104,11 @@ int run(const ExportCommand& c) {
         else
             text = mf.error();
     } else {
-        text = planJsonText(*plan);
+        // The same document as `plan --json`, with its fit simulation (llama.cpp's defaults).
+        auto j = planToJson(*plan);
+        if (auto fit = simulateFit(plan->model, plan->hardware, plan->options, {}, &*plan))
+            j["fit_simulation"] = fitSimulationJson(*fit);
+        text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }
     if (!text) {
         const Error& e = text.error();

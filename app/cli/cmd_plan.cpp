@@ -26,25 +26,6 @@ struct PlanCommand {
     std::uint32_t fit_ctx = 0; // -fitc N (0: llama.cpp's default)
 };
 
-nlohmann::json fitToJson(const FitSimulation& s) {
-    return {{"llama_version", llamaVersionName(s.version)},
-            {"ctx_unset", s.ctx_unset},
-            {"ctx_start", s.ctx_start},
-            {"context", s.context},
-            {"gave_up", s.gave_up},
-            {"give_up_reason", s.give_up_reason},
-            {"changed_placement", s.changed_placement},
-            {"gpu_layers", s.gpu_layers},
-            {"n_cpu_moe", s.n_cpu_moe},
-            {"device_bytes", s.device_bytes},
-            {"device_target_bytes", s.device_targets},
-            {"devices_fit", s.devices_fit},
-            {"host_bytes", s.host_bytes},
-            {"host_over_ram_bytes", s.host_over_ram},
-            {"steps", s.steps},
-            {"differences", s.differences}};
-}
-
 std::string fitText(const FitSimulation& s) {
     std::string t = std::string("\nllama.cpp ") + llamaVersionName(s.version) +
                     " --fit with these flags (simulated, common/fit.cpp):\n";
@@ -103,7 +84,7 @@ CommandRegistrar
                 auto fit = simulateFit(plan->model, plan->hardware, plan->options, fs, &*plan);
                 if (cmd->json) {
                     auto j = planToJson(*plan);
-                    if (fit) j["fit_simulation"] = fitToJson(*fit);
+                    if (fit) j["fit_simulation"] = fitSimulationJson(*fit);
                     std::cout << dumpJson(j) << "\n";
                 } else {
                     std::cout << formatPlanTable(*plan);

@@ -213,4 +213,23 @@ Result<FitSimulation> simulateFit(const ModelShape& model, const HardwareSnapsho
     return s;
 }
 
+nlohmann::json fitSimulationJson(const FitSimulation& s) {
+    return {{"llama_version", llamaVersionName(s.version)},
+            {"ctx_unset", s.ctx_unset},
+            {"ctx_start", s.ctx_start},
+            {"context", s.context},
+            {"gave_up", s.gave_up},
+            {"give_up_reason", s.give_up_reason},
+            {"changed_placement", s.changed_placement},
+            {"gpu_layers", s.gpu_layers},
+            {"n_cpu_moe", s.n_cpu_moe},
+            {"device_bytes", s.device_bytes},
+            {"device_target_bytes", s.device_targets},
+            {"devices_fit", s.devices_fit},
+            {"host_bytes", s.host_bytes},
+            {"host_over_ram_bytes", s.host_over_ram},
+            {"steps", s.steps},
+            {"differences", s.differences}};
+}
+
 } // namespace headroom

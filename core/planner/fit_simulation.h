@@ -20,6 +20,8 @@
 #include "plan.h"
 #include "result.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,5 +61,8 @@ struct FitSimulation {
 Result<FitSimulation> simulateFit(const ModelShape& model, const HardwareSnapshot& hw,
                                   const PlanOptions& options, const FitSettings& settings,
                                   const Plan* plan = nullptr);
+
+// The simulation as the "fit_simulation" object of the plan JSON (byte counts in bytes).
+nlohmann::json fitSimulationJson(const FitSimulation& s);
 
 } // namespace headroom

@@ -225,6 +225,46 @@ private slots:
         QVERIFY(std::find(none.begin(), none.end(), "--load-mode") == none.end());
     }
 
+    // Remote models: a URL is downloaded with -mu (never -m URL), a projector URL with -mmu, an
+    // hf: reference becomes -hf OWNER/REPO:QUANT, with --no-mmproj when the plan priced no
+    // projector (common/arg.cpp: -hf fetches the repository's projector by default).
+    void remoteModelsAreWrittenAsLlamaCppDownloadsThem_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("mmproj");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("url") << "https://example.org/m.gguf"
+                             << "" << QStringList{"-mu", "https://example.org/m.gguf"};
+        QTest::newRow("url + projector url") << "https://example.org/m.gguf"
+                                             << "https://example.org/p.gguf"
+                                             << QStringList{"-mu", "https://example.org/m.gguf",
+                                                            "-mmu", "https://example.org/p.gguf"};
+        QTest::newRow("hf") << "hf:owner/repo:Q8_0"
+                            << "" << QStringList{"-hf", "owner/repo:Q8_0", "--no-mmproj"};
+        QTest::newRow("hf + projector")
+            << "hf:owner/repo"
+            << "/models/p.gguf" << QStringList{"-hf", "owner/repo", "--mmproj", "/models/p.gguf"};
+        QTest::newRow("file") << "/models/m.gguf"
+                              << "" << QStringList{"-m", "/models/m.gguf"};
+    }
+    void remoteModelsAreWrittenAsLlamaCppDownloadsThem() {
+        QFETCH(QString, model);
+        QFETCH(QString, mmproj);
+        QFETCH(QStringList, expected);
+        Plan p = planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false));
+        p.options.mmproj = !mmproj.isEmpty();
+        LaunchExportOptions lo;
+        lo.model_path = model.toStdString();
+        lo.mmproj_path = mmproj.toStdString();
+        const auto l = llamaServerLaunch(p, lo);
+        QVERIFY(l.has_value());
+        QStringList head;
+        for (size_t i = 1; i <= static_cast<size_t>(expected.size()); ++i)
+            head << QString::fromStdString(l->argv[i]);
+        QCOMPARE(head, expected);
+        QVERIFY(std::find(l->argv.begin(), l->argv.end(), "-m") == l->argv.end() ||
+                !model.startsWith("http"));
+    }
+
     void everyExportedFlagIsInThatBuildsHelp_data() {
         QTest::addColumn<LlamaVersion>("version");
         for (LlamaVersion v : allLlamaVersions())
@@ -240,12 +280,17 @@ private slots:
             QVERIFY2(planOr.has_value(), g.name.c_str());
             const Plan& plan = *planOr;
             if (plan.decision.refused) continue;
-            for (FitMode fit : {FitMode::Pin, FitMode::LeaveToFit}) {
+            for (int variant = 0; variant < 4; ++variant) {
                 LaunchExportOptions lo;
-                lo.fit = fit;
+                lo.fit = variant % 2 ? FitMode::LeaveToFit : FitMode::Pin;
                 lo.host = "0.0.0.0";
                 lo.port = "8080";
                 lo.mmproj_path = "/models/mmproj.gguf";
+                if (variant == 2) {
+                    lo.model_path = "https://example.org/m.gguf";
+                    lo.mmproj_path = "https://example.org/mmproj.gguf";
+                }
+                if (variant == 3) lo.model_path = "hf:owner/repo:Q4_K_M";
                 auto launch = llamaServerLaunch(plan, lo);
                 QVERIFY2(launch.has_value(), g.name.c_str());
                 for (const auto& f : flagsOf(launch->argv)) {
@@ -279,9 +324,11 @@ private slots:
         }
         // The grid reached the flags that matter: placement, fit, cache, slots, MTP, load mode.
         QVERIFY(exported > 40);
-        for (const char* f : {"-ngl", "--n-cpu-moe", "-ot", "-ts", "--fit", "--fit-target", "-fa",
-                              "-ctk", "-ctv", "-ub", "-np", "-kvu", "--swa-full", "--spec-type",
-                              "--load-mode", "--mmproj", "--host", "--port", "-m"})
+        for (const char* f :
+             {"-ngl",       "--n-cpu-moe", "-ot",         "-ts",      "--fit",      "--fit-target",
+              "-fa",        "-ctk",        "-ctv",        "-ub",      "-np",        "-kvu",
+              "--swa-full", "--spec-type", "--load-mode", "--mmproj", "--host",     "--port",
+              "-m",         "-mu",         "-mmu",        "-hf",      "--no-mmproj"})
             QVERIFY2(written.count(f), f);
     }
 };
