@@ -199,6 +199,30 @@ private slots:
         QVERIFY(!r.err.isEmpty());
     }
 
+    // export --model A --model B: one plan per model, the same machine and options; llama-swap
+    // gets one entry per model, the router preset one section per model; a single-model target
+    // refuses several.
+    void severalModelsExportToLlamaSwapAndTheRouter() {
+        const QStringList two = {QStringLiteral("--model"), QStringLiteral("qwen3-30b-a3b")};
+        const Run swap = exportTo(QStringLiteral("llama-swap"), two);
+        QCOMPARE(swap.code, 0);
+        const YAML::Node root = YAML::Load(swap.out.toStdString());
+        QCOMPARE(root["models"].size(), std::size_t(2));
+        QVERIFY(root["models"]["llama-3.1-8b-instruct"].IsMap());
+        QVERIFY(root["models"]["qwen3-30b-a3b"].IsMap());
+
+        const Run router = exportTo(QStringLiteral("router"), two);
+        QCOMPARE(router.code, 0);
+        QVERIFY(router.out.contains("\n[llama-3.1-8b-instruct]\n"));
+        QVERIFY(router.out.contains("\n[qwen3-30b-a3b]\n"));
+        QVERIFY(router.out.contains("version = 1\n"));
+        QVERIFY(router.err.contains("--models-preset models.ini --models-max "));
+
+        const Run one = exportTo(QStringLiteral("llama-server"), two);
+        QCOMPARE(one.code, 2);
+        QVERIFY(one.err.contains("takes one model"));
+    }
+
     void helpNamesEveryTargetAndTheExitCodes() {
         const Run r = runCli({QStringLiteral("export"), QStringLiteral("--help")});
         QCOMPARE(r.code, 0);

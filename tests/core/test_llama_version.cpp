@@ -39,7 +39,9 @@ std::set<std::string> helpFlags(LlamaVersion v) {
         if (line.empty() || line[0] != '-') continue;
         std::istringstream words(line);
         std::string w;
-        while (words >> w && w.size() > 1 && w[0] == '-') {
+        // "----- common params -----" heads a section; it is no option.
+        while (words >> w && w.size() > 1 && w[0] == '-' &&
+               w.find_first_not_of('-') != std::string::npos) {
             const bool more = w.back() == ',';
             if (more) w.pop_back();
             flags.insert(w);
