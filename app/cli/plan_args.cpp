@@ -22,6 +22,9 @@ void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
                   "compute from the GPU table (with --ram; --vram overrides the memory)");
     g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
     g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
+    g->add_option("--free", f.free,
+                  "free GPU memory right now, per device (e.g. 5.5GiB or 20GiB,11GiB): the "
+                  "launch narrows to what fits beside other programs, as with a live probe");
 }
 
 void addOptionFlags(CLI::App& app, OptionFlags& f) {
@@ -104,7 +107,39 @@ std::string withDetails(const Error& e) {
 
 } // namespace
 
+namespace {
+
+Result<HardwareSnapshot> resolveHardwareOnly(const HardwareFlags& f);
+
+} // namespace
+
+// The machine, with --free (when given) as each GPU's live free memory: one size per GPU, none
+// above the device's total.
 Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
+    auto hw = resolveHardwareOnly(f);
+    if (!hw || f.free.empty()) return hw;
+    auto sizes = parseSizeList(f.free, kMaxDevices, "--free");
+    if (!sizes)
+        return makeError(ErrorCode::InvalidArgument, sizes.error().message, sizes.error().details);
+    if (sizes->size() != hw->gpus.size())
+        return makeError(ErrorCode::InvalidArgument,
+                         "--free gives " + std::to_string(sizes->size()) + " sizes for " +
+                             std::to_string(hw->gpus.size()) + " GPUs",
+                         "one free size per GPU, in device order, e.g. --free 20GiB,11GiB");
+    for (size_t i = 0; i < sizes->size(); ++i) {
+        if ((*sizes)[i] > hw->gpus[i].total_bytes)
+            return makeError(ErrorCode::InvalidArgument,
+                             "--free " + formatBytes((*sizes)[i]) + " is more than " +
+                                 hw->gpus[i].name + "'s " + formatBytes(hw->gpus[i].total_bytes));
+        hw->gpus[i].free_bytes = (*sizes)[i];
+        hw->gpus[i].memory_provenance += " (free: --free)";
+    }
+    return hw;
+}
+
+namespace {
+
+Result<HardwareSnapshot> resolveHardwareOnly(const HardwareFlags& f) {
     const int sources = (f.probe ? 1 : 0) + (f.preset.empty() ? 0 : 1) +
                         (f.hardware_file.empty() ? 0 : 1) +
                         ((f.vram.empty() && f.ram.empty() && f.gpu.empty()) ? 0 : 1);
@@ -161,6 +196,8 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
         return hw;
     }
 }
+
+} // namespace
 
 Result<PlanOptions> resolveOptions(const OptionFlags& f) {
     PlanOptions o;

@@ -23,6 +23,7 @@ struct HardwareFlags {
     std::string gpu;  // "RTX 4090" or "RTX 3090,RTX 3090": from the GPU table
     std::string ram;
     bool uma = false;
+    std::string free; // live free memory per GPU ("5.5GiB" or "20GiB,11GiB"): narrows the launch
 };
 
 struct OptionFlags {
