@@ -6,12 +6,14 @@
 #include "export/llama_server.h"
 #include "export/llama_swap.h"
 #include "launch/llama_version.h"
+#include "policy/placement.h"
 
 #include <QtTest>
 
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -265,6 +267,34 @@ private slots:
         QCOMPARE(head, expected);
         QVERIFY(std::find(l->argv.begin(), l->argv.end(), "-m") == l->argv.end() ||
                 !model.startsWith("http"));
+    }
+
+    // The -ot value a spilled MoE launch writes moves exactly --cpu-moe's tensors (v0.5.0
+    // LLM_FFN_EXPS_REGEX): every routed-expert bank, fused, chunked or biased, and nothing else.
+    void theExpertPatternMovesEveryExpertTensorAndNothingElse_data() {
+        QTest::addColumn<QString>("tensor");
+        QTest::addColumn<bool>("moved");
+        for (const char* t : {"blk.3.ffn_up_exps.weight", "blk.3.ffn_gate_exps.weight",
+                              "blk.3.ffn_down_exps.weight", "blk.3.ffn_gate_up_exps.weight",
+                              "blk.3.ffn_down_chexps.weight", "blk.3.ffn_up_chexps.weight",
+                              "blk.3.ffn_up_exps.bias", "blk.47.ffn_down_exps.bias"})
+            QTest::newRow(t) << QString(t) << true;
+        for (const char* t :
+             {"blk.3.ffn_up_shexp.weight", "blk.3.ffn_up.weight", "blk.3.ffn_gate_inp.weight",
+              "blk.3.exp_probs_b.bias", "blk.3.attn_q.weight", "token_embd.weight"})
+            QTest::newRow(t) << QString(t) << false;
+    }
+    void theExpertPatternMovesEveryExpertTensorAndNothingElse() {
+        QFETCH(QString, tensor);
+        QFETCH(bool, moved);
+        const std::string ot = policy::kMoeExpertsToCpuOverride;
+        const auto parsed = parseTensorOverrides(ot);
+        QVERIFY(parsed.has_value());
+        QCOMPARE(parsed->size(), size_t(1));
+        QCOMPARE(parsed->front().device, std::string("CPU"));
+        // src/llama-model-loader.cpp matches -ot patterns with std::regex_search.
+        QCOMPARE(std::regex_search(tensor.toStdString(), std::regex(parsed->front().pattern)),
+                 moved);
     }
 
     void everyExportedFlagIsInThatBuildsHelp_data() {
