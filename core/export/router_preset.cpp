@@ -4,6 +4,7 @@
 #include "export/shell.h"
 
 #include <algorithm>
+#include <bit>
 #include <set>
 
 namespace headroom {
@@ -98,7 +99,7 @@ Result<RouterPreset> routerPreset(const std::vector<SwapModel>& models,
         bool all = true;
         const std::uint32_t full = (1u << plans.size()) - 1;
         for (std::uint32_t mask = 1; mask <= full && all; ++mask) {
-            if (static_cast<std::uint32_t>(__builtin_popcount(mask)) != k) continue;
+            if (static_cast<std::uint32_t>(std::popcount(mask)) != k) continue;
             std::vector<const Plan*> sub;
             for (size_t i = 0; i < plans.size(); ++i)
                 if (mask & (1u << i)) sub.push_back(plans[i]);

@@ -224,10 +224,10 @@ nlohmann::json fitSimulationJson(const FitSimulation& s) {
             {"gpu_layers", s.gpu_layers},
             {"n_cpu_moe", s.n_cpu_moe},
             {"device_bytes", s.device_bytes},
-            {"device_target_bytes", s.device_targets},
+            {"device_budget_bytes", s.device_targets}, // free - margin: signed
             {"devices_fit", s.devices_fit},
             {"host_bytes", s.host_bytes},
-            {"host_over_ram_bytes", s.host_over_ram},
+            {"host_over_ram_bytes", std::max<SignedBytes>(0, s.host_over_ram)},
             {"steps", s.steps},
             {"differences", s.differences}};
 }

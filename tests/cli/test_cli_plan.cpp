@@ -85,7 +85,7 @@ private slots:
         QCOMPARE(f.at("give_up_reason").get<std::string>(),
                  std::string("n_gpu_layers already set by user"));
         QCOMPARE(f.at("gpu_layers").get<int>(), 20);
-        QCOMPARE(f.at("device_target_bytes").at(0).get<std::int64_t>(),
+        QCOMPARE(f.at("device_budget_bytes").at(0).get<std::int64_t>(),
                  std::int64_t{24} * 1024 * 1024 * 1024 - std::int64_t{2048} * 1024 * 1024);
         const auto bad = runCli(
             QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-fitt", "lots"} + kMachine);
