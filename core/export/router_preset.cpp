@@ -144,7 +144,7 @@ Result<RouterPreset> routerPreset(const std::vector<SwapModel>& models,
                 keys.emplace_back(key, value);
         }
         for (const auto& [k, v] : keys)
-            s += k + " = " + v + "\n";
+            s.append(k).append(" = ").append(v).append("\n");
     }
     out.server = {options.server_binary, "--models-preset", options.preset_path, "--models-max",
                   std::to_string(n)};

@@ -21,7 +21,7 @@ const QStringList kPlanFlags = {QStringLiteral("--model"), QStringLiteral("llama
                                 QStringLiteral("--vram"),  QStringLiteral("24GiB"),
                                 QStringLiteral("--ram"),   QStringLiteral("64GiB")};
 
-Run exportTo(const QString& to, QStringList extra = {}) {
+Run exportTo(const QString& to, const QStringList& extra = {}) {
     QStringList args = {QStringLiteral("export"), QStringLiteral("--to"), to};
     args << kPlanFlags << extra;
     return runCli(args);

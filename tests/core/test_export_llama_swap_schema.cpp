@@ -175,6 +175,7 @@ private slots:
         // 10 + 8 fit in 21.84 GiB; 20 fits beside none of the others.
         const Bytes sizes[] = {10, 8, 6, 20};
         std::vector<SwapModel> ms;
+        ms.reserve(static_cast<size_t>(models));
         for (int i = 0; i < models; ++i)
             ms.push_back({smallModel("model-" + std::to_string(i) + ".gguf", sizes[i]), "", {}});
         LlamaSwapOptions o;

@@ -111,6 +111,7 @@ private slots:
         QFETCH(QList<int>, gib);
         QFETCH(uint, expected);
         std::vector<SwapModel> ms;
+        ms.reserve(static_cast<size_t>(gib.size()));
         for (int i = 0; i < gib.size(); ++i)
             ms.push_back({smallModel("m" + std::to_string(i) + ".gguf", Bytes(gib[i])), "", {}});
         RouterPresetOptions o;

@@ -123,7 +123,9 @@ std::vector<GridCase> grid(LlamaVersion v) {
                     po.pinned.n_cpu_moe.reset();
                     po.pinned.tensor_overrides.clear();
                 }
-                out.push_back({mn + "/" + hn + "/" + on, m, hw, po});
+                std::string name = mn;
+                name.append("/").append(hn).append("/").append(on);
+                out.push_back({name, m, hw, po});
             }
     return out;
 }
