@@ -66,6 +66,9 @@ struct PlanOptions {
     std::optional<RopeScaling> rope_scaling; // nullopt: the model's own (not written)
     double rope_scale = 0;                   // 0: not given
     std::uint32_t yarn_orig_ctx = 0;         // 0: the model's original context
+    // The llama.cpp build the launch is written for (launch/llama_version.h).
+    LlamaVersion llama_version = kDefaultLlamaVersion;
+    std::optional<LoadMode> load_mode; // --load-mode, written as given
 };
 
 } // namespace headroom

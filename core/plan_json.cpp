@@ -79,7 +79,9 @@ json optionsToJson(const PlanOptions& o) {
               {"mmproj", o.mmproj || o.mmproj_bytes.has_value()},
               {"extra_reserve_bytes", o.extra_reserve},
               {"backend", backendName(o.backend)},
-              {"latency", o.latency == LatencyProfile::Voice ? "voice" : "text"}};
+              {"latency", o.latency == LatencyProfile::Voice ? "voice" : "text"},
+              {"llama_version", llamaVersionName(o.llama_version)}};
+    j["load_mode"] = o.load_mode ? json(loadModeName(*o.load_mode)) : json(nullptr);
     j["context"] = o.context ? json(*o.context) : json(nullptr);
     const PinnedPlacement& p = o.pinned;
     json overrides = json::array();

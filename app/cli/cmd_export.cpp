@@ -3,11 +3,14 @@
 // without --force.
 #include "atomic_write.h"
 #include "commands.h"
-#include "export/json_export.h"
 #include "export/llama_server.h"
 #include "export/llama_swap.h"
 #include "export/ollama.h"
+#include "export/router_preset.h"
+#include "export/shell.h"
 #include "plan_args.h"
+#include "plan_json.h"
+#include "planner/fit_simulation.h"
 #include "resources.h"
 
 #include <filesystem>
@@ -19,7 +22,10 @@ namespace headroom::cli {
 namespace {
 
 struct ExportCommand {
-    ModelFlags model;
+    // Several models (llama-swap, router): MODEL… and --model ID…, each planned with the same
+    // hardware and options.
+    std::vector<std::string> paths;
+    std::vector<std::string> ids;
     HardwareFlags hardware;
     OptionFlags options;
     std::string to;
@@ -45,6 +51,14 @@ std::optional<Error> checkExportFlags(const ExportCommand& c) {
     if (fitModes().count(c.fit) == 0)
         return makeError(ErrorCode::InvalidArgument,
                          "--fit-policy '" + c.fit + "' is not valid (accepted: pin, fit)");
+    const std::size_t n_models = c.paths.size() + c.ids.size();
+    const bool multi = c.to == "llama-swap" || c.to == "router";
+    if (n_models > 1 && !multi)
+        return makeError(ErrorCode::InvalidArgument,
+                         "--to " + c.to + " takes one model; several go to llama-swap or router");
+    if (n_models > 1 && !c.swap_id.empty())
+        return makeError(ErrorCode::InvalidArgument,
+                         "--swap-id names one model; with several the ids are derived");
     if (c.ttl < 0)
         return makeError(ErrorCode::InvalidArgument,
                          "--ttl must be 0 (never unload) or a number of seconds");
@@ -73,21 +87,35 @@ int run(const ExportCommand& c) {
                         exitCodeFor(e));
         }
 
-    auto plan = buildPlan(c.model, c.hardware, c.options);
-    if (!plan) {
-        const Error& e = plan.error();
-        return fail("export", e.details.empty() ? e.message : e.message + " (" + e.details + ")",
-                    exitCodeFor(e));
+    std::vector<ModelFlags> models;
+    for (const auto& p : c.paths)
+        models.push_back({p, ""});
+    for (const auto& id : c.ids)
+        models.push_back({"", id});
+    if (models.empty()) models.push_back({}); // buildPlan says "no model given"
+    std::vector<SwapModel> planned;
+    for (const ModelFlags& mf : models) {
+        auto plan = buildPlan(mf, c.hardware, c.options);
+        if (!plan) {
+            const Error& e = plan.error();
+            return fail("export",
+                        e.details.empty() ? e.message : e.message + " (" + e.details + ")",
+                        exitCodeFor(e));
+        }
+        LaunchExportOptions launch;
+        launch.fit = fit;
+        launch.model_path = models.size() == 1 ? c.model_path : std::string();
+        // hf:OWNER/REPO[:QUANT] is written as llama.cpp's -hf (the plan's id is the resolved URL).
+        if (launch.model_path.empty() && mf.path.rfind("hf:", 0) == 0) launch.model_path = mf.path;
+        launch.server_binary = c.server_binary;
+        launch.host = c.host;
+        launch.port = c.port;
+        if (!c.options.mmproj.empty() && c.options.mmproj != "on")
+            launch.mmproj_path = c.options.mmproj;
+        planned.push_back({std::move(*plan), c.swap_id, launch});
     }
-
-    LaunchExportOptions launch;
-    launch.fit = fit;
-    launch.model_path = c.model_path;
-    launch.server_binary = c.server_binary;
-    launch.host = c.host;
-    launch.port = c.port;
-    if (!c.options.mmproj.empty() && c.options.mmproj != "on")
-        launch.mmproj_path = c.options.mmproj;
+    const Plan* plan = &planned.front().plan;
+    const LaunchExportOptions& launch = planned.front().launch;
 
     Result<std::string> text = std::string();
     if (c.to == "llama-server") {
@@ -99,7 +127,20 @@ int run(const ExportCommand& c) {
     } else if (c.to == "llama-swap") {
         LlamaSwapOptions so;
         so.ttl_seconds = c.ttl;
-        text = llamaSwapYaml({{*plan, c.swap_id, launch}}, so);
+        text = llamaSwapYaml(planned, so);
+    } else if (c.to == "router") {
+        RouterPresetOptions ro;
+        ro.server_binary = c.server_binary;
+        ro.host = c.host;
+        ro.port = c.port;
+        if (!c.output.empty() && c.output != "-") ro.preset_path = c.output;
+        auto r = routerPreset(planned, ro);
+        if (r) {
+            text = r->ini;
+            std::cerr << "headroom-cli export: run " << shellJoin(r->server) << "\n";
+        } else {
+            text = r.error();
+        }
     } else if (c.to == "ollama") {
         OllamaExportOptions oo;
         oo.model_path = c.model_path;
@@ -109,7 +150,11 @@ int run(const ExportCommand& c) {
         else
             text = mf.error();
     } else {
-        text = planJsonText(*plan);
+        // The same document as `plan --json`, with its fit simulation (llama.cpp's defaults).
+        auto j = planToJson(*plan);
+        if (auto fit = simulateFit(plan->model, plan->hardware, plan->options, {}, &*plan))
+            j["fit_simulation"] = fitSimulationJson(*fit);
+        text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }
     if (!text) {
         const Error& e = text.error();
@@ -138,9 +183,11 @@ CommandRegistrar reg(
     "export", "write the planned launch for llama-server, llama-swap, Ollama or as JSON",
     [](CLI::App& sub) -> std::function<int()> {
         auto cmd = std::make_shared<ExportCommand>();
-        sub.add_option("--to", cmd->to, "what to write: llama-server, llama-swap, ollama or json")
+        sub.add_option("--to", cmd->to,
+                       "what to write: llama-server, llama-swap, router (llama-server "
+                       "--models-preset INI), ollama or json")
             ->required()
-            ->check(CLI::IsMember({"llama-server", "llama-swap", "ollama", "json"}));
+            ->check(CLI::IsMember({"llama-server", "llama-swap", "router", "ollama", "json"}));
         sub.add_option("-o,--output", cmd->output, "write to FILE (atomically) instead of stdout");
         sub.add_flag("--force", cmd->force, "replace FILE when it already exists");
         auto* g = sub.add_option_group("Export", "how the launch is written");
@@ -158,7 +205,11 @@ CommandRegistrar reg(
                       "llama-swap: seconds idle before unloading, 0 = never (default 0)");
         g->add_option("--swap-id", cmd->swap_id,
                       "llama-swap: the model id (default: catalog id or GGUF file name)");
-        addModelFlags(sub, cmd->model);
+        sub.add_option("MODEL", cmd->paths,
+                       "GGUF files (first part of a split model), https:// or hf: references; "
+                       "several for llama-swap or router");
+        sub.add_option("--model", cmd->ids,
+                       "catalog ids, optionally with a quant (repeatable: --model A --model B)");
         addHardwareFlags(sub, cmd->hardware);
         addOptionFlags(sub, cmd->options);
         addParseCheck(sub, [cmd] { return checkExportFlags(*cmd); });

@@ -4,11 +4,13 @@
 #include "plan_format.h"
 #include "plan_json.h"
 #include "planner.h"
+#include "planner/fit_simulation.h"
 #include "text_file.h"
 
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace headroom::cli {
@@ -20,7 +22,40 @@ struct PlanCommand {
     HardwareFlags hardware;
     OptionFlags options;
     bool json = false;
+    std::string fit_target;    // -fitt MiB[,MiB…]
+    std::uint32_t fit_ctx = 0; // -fitc N (0: llama.cpp's default)
 };
+
+std::string fitText(const FitSimulation& s) {
+    std::string t = std::string("\nllama.cpp ") + llamaVersionName(s.version) +
+                    " --fit with these flags (simulated, common/fit.cpp):\n";
+    for (const auto& step : s.steps)
+        t += "  - " + step + "\n";
+    t += "  => -c " + std::to_string(s.context) + ", -ngl " + std::to_string(s.gpu_layers) +
+         (s.n_cpu_moe ? ", experts of " + std::to_string(s.n_cpu_moe) + " blocks on the CPU"
+                      : std::string()) +
+         "\n";
+    for (const auto& d : s.differences)
+        t += "  differs: " + d + "\n";
+    return t;
+}
+
+// -fitt: MiB per device ("1024" or "1024,2048"); empty = llama.cpp's default.
+Result<std::vector<std::uint64_t>> readFitTarget(const std::string& text) {
+    std::vector<std::uint64_t> mib;
+    if (text.empty()) return mib;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        auto n = parseGpuLayers(part); // a plain count, the same grammar
+        if (!n || n->kind != GpuLayers::Kind::Count)
+            return makeError(ErrorCode::InvalidArgument,
+                             "-fitt/--fit-target '" + text + "' is not valid",
+                             "accepted: MiB per device, e.g. 1024 or 1024,2048");
+        mib.push_back(n->count);
+    }
+    return mib;
+}
 
 CommandRegistrar
     reg("plan", "price every context rung of a model on a machine and choose the launch",
@@ -30,6 +65,16 @@ CommandRegistrar
             addHardwareFlags(sub, cmd->hardware);
             addOptionFlags(sub, cmd->options);
             sub.add_flag("--json", cmd->json, "print the plan as JSON (schema headroom.plan/1)");
+            sub.add_option("--fit-target", cmd->fit_target,
+                           "-fitt: the margin llama.cpp's --fit keeps per device, MiB (default "
+                           "1024), for the fit simulation");
+            sub.add_option("--fit-ctx", cmd->fit_ctx,
+                           "-fitc: the smallest context --fit may choose (default 4096)")
+                ->check(CLI::Range(1u, 1u << 30));
+            addParseCheck(sub, [cmd]() -> std::optional<Error> {
+                auto t = readFitTarget(cmd->fit_target);
+                return t ? std::nullopt : std::optional<Error>(t.error());
+            });
             sub.footer(
                 "Exit codes: 0 plan made (a refused rung is still an answer), 2 bad arguments, "
                 "3 unreadable model file, 4 probe failed.");
@@ -41,10 +86,18 @@ CommandRegistrar
                                 e.details.empty() ? e.message : e.message + " (" + e.details + ")",
                                 exitCodeFor(e));
                 }
-                if (cmd->json)
-                    std::cout << dumpJson(planToJson(*plan)) << "\n";
-                else
+                FitSettings fs;
+                fs.target_mib = *readFitTarget(cmd->fit_target); // the parse check accepted it
+                if (cmd->fit_ctx) fs.min_ctx = cmd->fit_ctx;
+                auto fit = simulateFit(plan->model, plan->hardware, plan->options, fs, &*plan);
+                if (cmd->json) {
+                    auto j = planToJson(*plan);
+                    if (fit) j["fit_simulation"] = fitSimulationJson(*fit);
+                    std::cout << dumpJson(j) << "\n";
+                } else {
                     std::cout << formatPlanTable(*plan);
+                    if (fit) std::cout << fitText(*fit);
+                }
                 return kExitOk;
             };
         });

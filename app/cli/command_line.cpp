@@ -19,6 +19,7 @@ std::vector<std::string> expandLlamaAliases(std::vector<std::string> args) {
         {"-ub", "--ubatch-size"},   {"-np", "--parallel"},        {"-kvu", "--kv-unified"},
         {"-ngl", "--gpu-layers"},   {"-ot", "--override-tensor"}, {"-ts", "--tensor-split"},
         {"-sm", "--split-mode"},    {"-cmoe", "--cpu-moe"},       {"-ncmoe", "--n-cpu-moe"},
+        {"-lm", "--load-mode"},     {"-fitt", "--fit-target"},    {"-fitc", "--fit-ctx"},
     };
     for (auto& a : args) {
         for (const auto& [shortName, longName] : aliases) {

@@ -73,9 +73,18 @@ void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
                   "compute from the GPU table (with --ram; --vram overrides the memory)");
     g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
     g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
+    g->add_option("--free", f.free,
+                  "free GPU memory right now, per device (e.g. 5.5GiB or 20GiB,11GiB): the "
+                  "launch narrows to what fits beside other programs, as with a live probe");
     addParseCheck(app, [&f]() -> std::optional<Error> {
         auto sized = readHardwareFlags(f);
-        return sized ? std::nullopt : std::optional<Error>(sized.error());
+        if (!sized) return sized.error();
+        if (f.free.empty()) return std::nullopt;
+        auto free = parseSizeList(f.free, kMaxDevices, "--free");
+        if (!free)
+            return makeError(ErrorCode::InvalidArgument, free.error().message,
+                             free.error().details);
+        return std::nullopt;
     });
 }
 
@@ -111,6 +120,14 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
                   "RoPE context scaling factor: the usable context becomes N x the original");
     g->add_option("--yarn-orig-ctx", f.yarn_orig_ctx,
                   "YaRN: the model's original context (default: the model's own)");
+    g->add_option("--llama-version", f.llama_version,
+                  "the llama.cpp build to write the launch for: v0.5.0 (default, node-llama-cpp "
+                  "3.22.1) or v0.4.0 (3.21.1)");
+    g->add_option("--load-mode", f.load_mode,
+                  "-lm: how llama.cpp reads the weights: auto, none, mmap, mlock, mmap+mlock, dio");
+    g->add_flag("--mlock", f.mlock, "older spelling of --load-mode mlock (written as --load-mode)");
+    g->add_flag("--no-mmap", f.no_mmap,
+                "older spelling of --load-mode none (written as --load-mode)");
     auto* p = app.add_option_group(
         "Placement", "your own placement, priced as given instead of searched (llama.cpp's flags)");
     p->add_option("--gpu-layers,--n-gpu-layers", f.placement.gpu_layers,
@@ -150,7 +167,39 @@ int exitCodeFor(const Error& e) {
     }
 }
 
+namespace {
+
+Result<HardwareSnapshot> resolveHardwareOnly(const HardwareFlags& f);
+
+} // namespace
+
+// The machine, with --free (when given) as each GPU's live free memory: one size per GPU, none
+// above the device's total.
 Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
+    auto hw = resolveHardwareOnly(f);
+    if (!hw || f.free.empty()) return hw;
+    auto sizes = parseSizeList(f.free, kMaxDevices, "--free");
+    if (!sizes)
+        return makeError(ErrorCode::InvalidArgument, sizes.error().message, sizes.error().details);
+    if (sizes->size() != hw->gpus.size())
+        return makeError(ErrorCode::InvalidArgument,
+                         "--free gives " + std::to_string(sizes->size()) + " sizes for " +
+                             std::to_string(hw->gpus.size()) + " GPUs",
+                         "one free size per GPU, in device order, e.g. --free 20GiB,11GiB");
+    for (size_t i = 0; i < sizes->size(); ++i) {
+        if ((*sizes)[i] > hw->gpus[i].total_bytes)
+            return makeError(ErrorCode::InvalidArgument,
+                             "--free " + formatBytes((*sizes)[i]) + " is more than " +
+                                 hw->gpus[i].name + "'s " + formatBytes(hw->gpus[i].total_bytes));
+        hw->gpus[i].free_bytes = (*sizes)[i];
+        hw->gpus[i].memory_provenance += " (free: --free)";
+    }
+    return hw;
+}
+
+namespace {
+
+Result<HardwareSnapshot> resolveHardwareOnly(const HardwareFlags& f) {
     auto sized = readHardwareFlags(f);
     if (!sized) return sized.error();
     if (!*sized) {
@@ -189,6 +238,8 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
     if (auto ok = validateSnapshot(hw); !ok) return ok.error();
     return hw;
 }
+
+} // namespace
 
 Result<PlanOptions> resolveOptions(const OptionFlags& f) {
     PlanOptions o;
@@ -280,6 +331,24 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
         o.rope_scale = v;
     }
     o.yarn_orig_ctx = f.yarn_orig_ctx;
+    if (!f.llama_version.empty()) {
+        auto v = parseLlamaVersion(f.llama_version);
+        if (!v) return v.error();
+        o.llama_version = *v;
+    }
+    if ((f.mlock || f.no_mmap) + !f.load_mode.empty() > 1 || (f.mlock && f.no_mmap))
+        return makeError(ErrorCode::InvalidArgument,
+                         "give one of --load-mode, --mlock or --no-mmap",
+                         "llama.cpp keeps only the last one; --load-mode says it in one flag");
+    if (!f.load_mode.empty()) {
+        auto m = parseLoadMode(f.load_mode);
+        if (!m) return m.error();
+        o.load_mode = *m;
+    }
+    // llama.cpp v0.4.0 common/arg.cpp: --mlock sets LLAMA_LOAD_MODE_MLOCK, --no-mmap
+    // LLAMA_LOAD_MODE_NONE; v0.5.0 accepts only --load-mode, so that is what the launch writes.
+    if (f.mlock) o.load_mode = LoadMode::Mlock;
+    if (f.no_mmap) o.load_mode = LoadMode::None;
     if (!f.mmproj.empty()) o.mmproj = true; // the file's size is read by resolveModel
     auto pinned = readPlacementFlags(f.placement);
     if (!pinned) return pinned.error();

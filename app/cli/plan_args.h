@@ -24,6 +24,7 @@ struct HardwareFlags {
     std::string gpu;  // "RTX 4090" or "RTX 3090,RTX 3090": from the GPU table
     std::string ram;
     bool uma = false;
+    std::string free; // live free memory per GPU ("5.5GiB" or "20GiB,11GiB"): narrows the launch
 };
 
 struct OptionFlags {
@@ -48,6 +49,10 @@ struct OptionFlags {
     std::string rope_scaling;        // --rope-scaling none|linear|yarn
     std::string rope_scale;          // --rope-scale N
     std::uint32_t yarn_orig_ctx = 0; // --yarn-orig-ctx N
+    std::string llama_version;       // v0.5.0 (default) | v0.4.0
+    std::string load_mode;           // --load-mode auto|none|mmap|mlock|mmap+mlock|dio
+    bool mlock = false;              // --mlock (llama.cpp <= v0.4.0 spelling of --load-mode mlock)
+    bool no_mmap = false;            // --no-mmap (ditto, --load-mode none)
     // The user's placement ("what if"), as llama.cpp takes it: -ngl, --n-cpu-moe, --cpu-moe, -ot,
     // -ts, -sm (read by readPlacementFlags, as the GUI's placement fields are).
     PlacementFlags placement;

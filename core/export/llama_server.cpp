@@ -9,6 +9,14 @@
 
 namespace headroom {
 
+namespace {
+
+bool isUrl(const std::string& s) {
+    return s.rfind("https://", 0) == 0 || s.rfind("http://", 0) == 0;
+}
+
+} // namespace
+
 const char* fitModeName(FitMode m) {
     switch (m) {
     case FitMode::Pin:
@@ -86,6 +94,11 @@ Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOpti
     out.comments.push_back(
         "Headroom plan: " + (plan.model.name.empty() ? plan.model.id : plan.model.name) + " at " +
         ctxText + (plan.hardware.label.empty() ? "" : " on " + plan.hardware.label));
+    const LlamaProfile& profile = llamaProfile(plan.options.llama_version);
+    out.comments.push_back(std::string("for llama.cpp ") + llamaVersionName(profile.version) +
+                           " (node-llama-cpp " + profile.node_llama_cpp +
+                           "); plan with "
+                           "--llama-version for another build");
     for (const auto& d : rung.devices)
         out.comments.push_back("  " + d.name + ": " + formatBytes(d.bytes) + " of " +
                                formatSignedBytes(d.budget_bytes) + " planned");
@@ -162,11 +175,25 @@ Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOpti
         out.comments.push_back("warning: " + w);
 
     out.argv.push_back(options.server_binary);
-    out.argv.push_back("-m");
-    out.argv.push_back(launchModelPath(plan, options.model_path));
+    const std::string model = launchModelPath(plan, options.model_path);
+    const bool hf = model.rfind("hf:", 0) == 0;
+    if (hf) {
+        // common/arg.cpp -hf <user>/<model>[:quant]: llama.cpp downloads the file itself (the
+        // same pick as Headroom's hf: reference, core/remote pickHfFiles).
+        out.argv.push_back("-hf");
+        out.argv.push_back(model.substr(3));
+    } else {
+        // A URL is never a -m path: -mu/--model-url downloads it (common/arg.cpp).
+        out.argv.push_back(isUrl(model) ? "-mu" : "-m");
+        out.argv.push_back(model);
+    }
     if (plan.options.mmproj && !options.mmproj_path.empty()) {
-        out.argv.push_back("--mmproj");
+        out.argv.push_back(isUrl(options.mmproj_path) ? "-mmu" : "--mmproj");
         out.argv.push_back(options.mmproj_path);
+    } else if (hf && !plan.options.mmproj) {
+        // -hf also fetches and loads the repository's projector unless told not to
+        // (--mmproj-auto is on by default); the plan priced none.
+        out.argv.push_back("--no-mmproj");
     }
     const auto args = llamaServerArgs(cfg);
     out.argv.insert(out.argv.end(), args.begin(), args.end());

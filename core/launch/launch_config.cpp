@@ -178,6 +178,8 @@ std::vector<std::string> llamaServerArgs(const LaunchConfig& c) {
             t += (t.empty() ? "" : ",") + std::to_string(m);
         add({"--fit-target", t});
     }
+    if (c.fit_min_ctx) add({"--fit-ctx", std::to_string(*c.fit_min_ctx)});
+    if (c.load_mode) add({"--load-mode", loadModeName(*c.load_mode)});
     if (c.flash_attn != FlashAttn::Auto) add({"-fa", flashAttnName(c.flash_attn)});
     if (c.cache_type_k) add({"-ctk", std::string(ggmlTypeName(*c.cache_type_k))});
     if (c.cache_type_v) add({"-ctv", std::string(ggmlTypeName(*c.cache_type_v))});

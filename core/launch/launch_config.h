@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ggml_type.h"
+#include "launch/llama_version.h"
 #include "result.h"
 
 #include <cstdint>
@@ -97,6 +98,10 @@ struct LaunchConfig {
     // llama.cpp's automatic fitting (on by default in llama.cpp).
     std::optional<bool> fit;                   // --fit on|off
     std::vector<std::uint64_t> fit_target_mib; // --fit-target, per device
+    std::optional<std::uint32_t> fit_min_ctx;  // --fit-ctx: the smallest -c fit may choose
+
+    // --load-mode (both versions; v0.5.0 removed the --mlock/--no-mmap spellings it replaced).
+    std::optional<LoadMode> load_mode;
 
     // Values llama.cpp uses, whether written or not.
     GgmlType typeK() const;

@@ -14,9 +14,12 @@ namespace headroom::policy {
 
 // MoE: every routed-expert tensor to the host. Per token only n_expert_used experts are read, so
 // host bandwidth carries a small share of the bytes; Hermes measured ~1.75× the decode speed of
-// a plain layer cut at equal host bytes. Same tensors as llama.cpp's --cpu-moe
-// (common/common.h LLM_FFN_EXPS_REGEX), written as an -ot value. Not a knob.
-inline constexpr const char* kMoeExpertsToCpuOverride = R"(blk\.\d+\.ffn_.*_exps\.weight=CPU)";
+// a plain layer cut at equal host bytes. Exactly the tensors of llama.cpp's --cpu-moe
+// (v0.5.0 common/common.h LLM_FFN_EXPS_REGEX, "\\.ffn_(up|down|gate|gate_up)_(ch|)exps"): the
+// fused gate_up banks, the chunked *_chexps banks (src/llama-arch.cpp LLM_TENSOR_FFN_*_CHEXPS)
+// and, since -ot matches with regex_search, the experts' .bias tensors too. Not a knob.
+inline constexpr const char* kMoeExpertsToCpuOverride =
+    R"(\.ffn_(up|down|gate|gate_up)_(ch|)exps=CPU)";
 
 // Recurrent blocks whose FFN weights move to the host to cover `spill_bytes`, ascending. FFN
 // bytes of a block are its LayerShape::ffn_bytes + experts_bytes.

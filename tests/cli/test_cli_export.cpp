@@ -21,7 +21,7 @@ const QStringList kPlanFlags = {QStringLiteral("--model"), QStringLiteral("llama
                                 QStringLiteral("--vram"),  QStringLiteral("24GiB"),
                                 QStringLiteral("--ram"),   QStringLiteral("64GiB")};
 
-Run exportTo(const QString& to, QStringList extra = {}) {
+Run exportTo(const QString& to, const QStringList& extra = {}) {
     QStringList args = {QStringLiteral("export"), QStringLiteral("--to"), to};
     args << kPlanFlags << extra;
     return runCli(args);
@@ -151,6 +151,76 @@ private slots:
         QVERIFY(!r.out.contains("-ngl"));
         // Margin of a 24 GiB card: 9 % of 24 GiB = 2211.84 MiB, rounded up to 2212.
         QVERIFY(r.out.contains("--fit-target 2212"));
+    }
+
+    // v0.5.0 removed --mlock/--no-mmap (common/arg.cpp); the old spellings are read and the
+    // launch says it with --load-mode, which both builds parse. The script names the build.
+    void oldLoadFlagsAreWrittenAsLoadModeForTheChosenBuild_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QString>("build");
+        QTest::newRow("--mlock, default build")
+            << QStringList{QStringLiteral("--mlock")} << QStringLiteral("--load-mode mlock")
+            << QStringLiteral("llama.cpp v0.5.0 (node-llama-cpp 3.22.1)");
+        QTest::newRow("--no-mmap, v0.4.0")
+            << QStringList{QStringLiteral("--no-mmap"), QStringLiteral("--llama-version"),
+                           QStringLiteral("v0.4.0")}
+            << QStringLiteral("--load-mode none")
+            << QStringLiteral("llama.cpp v0.4.0 (node-llama-cpp 3.21.1)");
+        QTest::newRow("-lm dio") << QStringList{QStringLiteral("-lm"), QStringLiteral("dio")}
+                                 << QStringLiteral("--load-mode dio")
+                                 << QStringLiteral("llama.cpp v0.5.0");
+    }
+    void oldLoadFlagsAreWrittenAsLoadModeForTheChosenBuild() {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, expected);
+        QFETCH(QString, build);
+        const Run r = exportTo(QStringLiteral("llama-server"), extra);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(expected.toUtf8()), r.out.constData());
+        QVERIFY(r.out.contains(build.toUtf8()));
+        QVERIFY(!r.out.contains("--mlock"));
+        QVERIFY(!r.out.contains("--no-mmap"));
+    }
+
+    void unknownLlamaVersionOrLoadModeExitsTwo_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("version") << QStringList{QStringLiteral("--llama-version"),
+                                                QStringLiteral("b4500")};
+        QTest::newRow("load mode")
+            << QStringList{QStringLiteral("--load-mode"), QStringLiteral("mmapp")};
+        QTest::newRow("two load modes") << QStringList{
+            QStringLiteral("--mlock"), QStringLiteral("--load-mode"), QStringLiteral("mmap")};
+    }
+    void unknownLlamaVersionOrLoadModeExitsTwo() {
+        QFETCH(QStringList, extra);
+        const Run r = exportTo(QStringLiteral("llama-server"), extra);
+        QCOMPARE(r.code, 2);
+        QVERIFY(!r.err.isEmpty());
+    }
+
+    // export --model A --model B: one plan per model, the same machine and options; llama-swap
+    // gets one entry per model, the router preset one section per model; a single-model target
+    // refuses several.
+    void severalModelsExportToLlamaSwapAndTheRouter() {
+        const QStringList two = {QStringLiteral("--model"), QStringLiteral("qwen3-30b-a3b")};
+        const Run swap = exportTo(QStringLiteral("llama-swap"), two);
+        QCOMPARE(swap.code, 0);
+        const YAML::Node root = YAML::Load(swap.out.toStdString());
+        QCOMPARE(root["models"].size(), std::size_t(2));
+        QVERIFY(root["models"]["llama-3.1-8b-instruct"].IsMap());
+        QVERIFY(root["models"]["qwen3-30b-a3b"].IsMap());
+
+        const Run router = exportTo(QStringLiteral("router"), two);
+        QCOMPARE(router.code, 0);
+        QVERIFY(router.out.contains("\n[llama-3.1-8b-instruct]\n"));
+        QVERIFY(router.out.contains("\n[qwen3-30b-a3b]\n"));
+        QVERIFY(router.out.contains("version = 1\n"));
+        QVERIFY(router.err.contains("--models-preset models.ini --models-max "));
+
+        const Run one = exportTo(QStringLiteral("llama-server"), two);
+        QCOMPARE(one.code, 2);
+        QVERIFY(one.err.contains("takes one model"));
     }
 
     void helpNamesEveryTargetAndTheExitCodes() {

@@ -70,6 +70,59 @@ private slots:
                  std::uint64_t{16} << 30);
     }
 
+    // The plan carries what llama.cpp's own --fit would do with the same flags: with -ngl 20
+    // given, fit "gives up" (common/fit.cpp: n_gpu_layers already set by user), and -fitt 2048
+    // leaves 24 GiB - 2048 MiB = 23622320128 bytes as the device's target.
+    void planJsonSimulatesLlamaCppsFitWithTheUsersFlags() {
+        const auto r = runCli(QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--json",
+                                          "-ngl", "20", "-fitt", "2048"} +
+                              kMachine);
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& f = j.at("fit_simulation");
+        QCOMPARE(f.at("llama_version").get<std::string>(), std::string("v0.5.0"));
+        QVERIFY(f.at("gave_up").get<bool>());
+        QCOMPARE(f.at("give_up_reason").get<std::string>(),
+                 std::string("n_gpu_layers already set by user"));
+        QCOMPARE(f.at("gpu_layers").get<int>(), 20);
+        QCOMPARE(f.at("device_budget_bytes").at(0).get<std::int64_t>(),
+                 std::int64_t{24} * 1024 * 1024 * 1024 - std::int64_t{2048} * 1024 * 1024);
+        const auto bad = runCli(
+            QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-fitt", "lots"} + kMachine);
+        QCOMPARE(bad.code, 2);
+    }
+
+    // --free gives each GPU's live free memory, so narrowing is scriptable: 20 GiB free keeps
+    // 20 - 2.16 (9 % margin of the 24 GiB card) = 17.84 GiB; 96K needs 16.93 GiB (12 GiB of f16
+    // KV + weights, compute, overhead), 128K 20.93 GiB, so the launch narrows to 96K.
+    void freeMemoryPerDeviceNarrowsTheLaunch() {
+        const auto r = runCli(
+            QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--json", "--free", "20GiB"} +
+            kMachine);
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j.at("decision").at("context").get<int>(), 98304);
+        QVERIFY(j.at("decision")
+                    .at("reasons")
+                    .back()
+                    .get<std::string>()
+                    .find("fits beside other programs") != std::string::npos);
+    }
+
+    void freeMemoryMustNameEachGpuAndFitIt_data() {
+        QTest::addColumn<QString>("free");
+        QTest::newRow("more than the card") << "30GiB";
+        QTest::newRow("two sizes, one GPU") << "1GiB,2GiB";
+        QTest::newRow("not a size") << "lots";
+    }
+    void freeMemoryMustNameEachGpuAndFitIt() {
+        QFETCH(QString, free);
+        const auto r = runCli(
+            QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--free", free} + kMachine);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--free"));
+    }
+
     void llamaCppShortFlagsAreAccepted() {
         // -ctk/-ctv/-fa/-ub/-np are llama.cpp's spellings; q8_0 KV is 34/64 of f16: 8.5 GiB at
         // 128K.

@@ -1,0 +1,92 @@
+#include "launch/llama_version.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace headroom {
+
+const char* llamaVersionName(LlamaVersion v) {
+    switch (v) {
+    case LlamaVersion::V0_4_0:
+        return "v0.4.0";
+    case LlamaVersion::V0_5_0:
+        return "v0.5.0";
+    }
+    return "v0.5.0";
+}
+
+std::vector<LlamaVersion> allLlamaVersions() {
+    return {LlamaVersion::V0_4_0, LlamaVersion::V0_5_0};
+}
+
+Result<LlamaVersion> parseLlamaVersion(std::string_view text) {
+    for (LlamaVersion v : allLlamaVersions()) {
+        const std::string_view name = llamaVersionName(v);
+        if (text == name || text == name.substr(1)) return v;
+    }
+    return makeError(ErrorCode::InvalidArgument,
+                     "--llama-version '" + std::string(text) +
+                         "' is not a llama.cpp build "
+                         "Headroom knows",
+                     "accepted: v0.5.0 (node-llama-cpp 3.22.1, the default) or v0.4.0 "
+                     "(node-llama-cpp 3.21.1)");
+}
+
+const char* loadModeName(LoadMode m) {
+    switch (m) {
+    case LoadMode::Auto:
+        return "auto";
+    case LoadMode::None:
+        return "none";
+    case LoadMode::Mmap:
+        return "mmap";
+    case LoadMode::Mlock:
+        return "mlock";
+    case LoadMode::MmapMlock:
+        return "mmap+mlock";
+    case LoadMode::DirectIo:
+        return "dio";
+    }
+    return "auto";
+}
+
+Result<LoadMode> parseLoadMode(std::string_view text) {
+    for (LoadMode m : {LoadMode::Auto, LoadMode::None, LoadMode::Mmap, LoadMode::Mlock,
+                       LoadMode::MmapMlock, LoadMode::DirectIo})
+        if (text == loadModeName(m)) return m;
+    return makeError(ErrorCode::InvalidArgument,
+                     "--load-mode '" + std::string(text) + "' is not valid",
+                     "accepted: auto, none, mmap, mlock, mmap+mlock, dio");
+}
+
+bool LlamaProfile::accepts(std::string_view flag) const {
+    return std::find(removed_flags.begin(), removed_flags.end(), flag) == removed_flags.end();
+}
+
+const LlamaProfile& llamaProfile(LlamaVersion v) {
+    static const LlamaProfile v040{
+        LlamaVersion::V0_4_0, "3.21.1", "80fb11ac", {}, false, 4, true, 1024, 4096};
+    static const LlamaProfile v050{
+        LlamaVersion::V0_5_0,
+        "3.22.1",
+        "de3ff815",
+        {"--mlock", "--mmap", "--no-mmap", "-dio", "--direct-io", "-ndio", "--no-direct-io"},
+        true,
+        4,
+        true,
+        1024,
+        4096};
+    return v == LlamaVersion::V0_4_0 ? v040 : v050;
+}
+
+std::uint32_t fitUnsetContext(const LlamaProfile& p, std::uint32_t n_ctx_train,
+                              std::uint32_t n_seq_max, bool kv_unified) {
+    const std::uint64_t seqs = std::max<std::uint32_t>(1, n_seq_max);
+    const std::uint64_t counted = p.fit_unset_ctx_counts_every_sequence ? seqs
+                                  : kv_unified                          ? 1
+                                                                        : seqs;
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        std::uint64_t(n_ctx_train) * counted, std::numeric_limits<std::uint32_t>::max()));
+}
+
+} // namespace headroom

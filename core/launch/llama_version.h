@@ -1,0 +1,74 @@
+// Which llama.cpp build a plan is for. The launch line Headroom writes must run on the user's
+// llama.cpp, and a few behaviours that change a plan moved between releases; each difference is
+// a field of LlamaProfile with the source it was read from. Both releases are read from the
+// squashed source node-llama-cpp ships (llama/gitRelease.bundle):
+//   v0.4.0: node-llama-cpp 3.21.1, snapshot 80fb11ac (2026-09-12)
+//   v0.5.0: node-llama-cpp 3.22.1, snapshot de3ff815 (2026-09-28)
+// tests/fixtures/llama-server-help/<version>.txt is each build's `llama-server --help`, and
+// tests/core/test_llama_version.cpp checks every flag an exporter writes against it.
+#pragma once
+
+#include "result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headroom {
+
+enum class LlamaVersion { V0_4_0, V0_5_0 };
+
+// The build a plan targets when the user names none: the newest one Headroom has read.
+inline constexpr LlamaVersion kDefaultLlamaVersion = LlamaVersion::V0_5_0;
+
+const char* llamaVersionName(LlamaVersion v); // "v0.5.0"
+// "v0.5.0", "0.5.0", "v0.4.0", "0.4.0"; an error lists the accepted names.
+Result<LlamaVersion> parseLlamaVersion(std::string_view text);
+std::vector<LlamaVersion> allLlamaVersions();
+
+// --load-mode MODE (common/arg.cpp, both versions): how llama.cpp reads the weights.
+enum class LoadMode { Auto, None, Mmap, Mlock, MmapMlock, DirectIo };
+const char* loadModeName(LoadMode m); // llama.cpp's spelling: auto, none, mmap, mlock, …
+Result<LoadMode> parseLoadMode(std::string_view text);
+
+struct LlamaProfile {
+    LlamaVersion version;
+    const char* node_llama_cpp; // the npm release that bundles it
+    const char* snapshot;       // the squashed commit in its gitRelease.bundle
+
+    // common/arg.cpp: v0.4.0 still parses --mlock, --mmap/--no-mmap and -dio/--direct-io,
+    // -ndio/--no-direct-io (each "DEPRECATED in favor of `--load-mode`"); v0.5.0 removed them,
+    // and an unknown flag stops llama-server at start-up. Headroom writes --load-mode for both.
+    std::vector<std::string> removed_flags;
+
+    // common/fit.cpp common_params_fit_impl, context left unset (-c 0 / no -c): fit resolves it to
+    // the trained context times this many sequences before measuring. v0.4.0: n_streams (1 with
+    // --kv-unified, else n_seq_max); v0.5.0: n_seq_max even with a unified cache.
+    bool fit_unset_ctx_counts_every_sequence;
+
+    // tools/server/server.cpp (main, both versions): -np defaults to -1 ("auto", common/arg.cpp
+    // `params.n_parallel = -1; // auto by default` for LLAMA_EXAMPLE_SERVER), which resolves to
+    // 4 slots on one unified KV cache. Headroom always writes -np, so this only explains a line
+    // written by hand.
+    std::uint32_t server_auto_slots;
+    bool server_auto_kv_unified;
+
+    // common/common.h common_params: fit_params = true, fit_params_target = 1024 MiB per
+    // device (-fitt), fit_params_min_ctx = 4096 (-fitc). Equal in both versions.
+    std::uint32_t fit_target_mib;
+    std::uint32_t fit_min_ctx;
+
+    bool accepts(std::string_view flag) const; // not one of removed_flags
+};
+
+const LlamaProfile& llamaProfile(LlamaVersion v);
+
+// The context llama.cpp's fit starts from when -c is left unset (see
+// fit_unset_ctx_counts_every_sequence): n_ctx_train × the sequences it counts, saturated at
+// UINT32_MAX as fit does.
+std::uint32_t fitUnsetContext(const LlamaProfile& p, std::uint32_t n_ctx_train,
+                              std::uint32_t n_seq_max, bool kv_unified);
+
+} // namespace headroom
