@@ -4,6 +4,7 @@
 #include "ggml_type.h"
 #include "probe/isolated.h"
 #include "probe/probe.h"
+#include "rpc_hosts.h"
 #include "units.h"
 
 #include <sstream>
@@ -22,6 +23,9 @@ void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
                   "compute from the GPU table (with --ram; --vram overrides the memory)");
     g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
     g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
+    g->add_option("--rpc", f.rpc,
+                  "llama.cpp rpc-server hosts to offload to, host:port[,host:port...]: each is "
+                  "probed and its devices come first, as llama-server --rpc puts them");
 }
 
 void addOptionFlags(CLI::App& app, OptionFlags& f) {
@@ -96,7 +100,22 @@ std::string withDetails(const Error& e) {
 
 } // namespace
 
+namespace {
+
+Result<HardwareSnapshot> resolveLocalHardware(const HardwareFlags& f);
+
+} // namespace
+
 Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
+    auto hw = resolveLocalHardware(f);
+    if (!hw || f.rpc.empty()) return hw;
+    if (auto ok = addRpcHosts(*hw, f.rpc); !ok) return ok.error();
+    return hw;
+}
+
+namespace {
+
+Result<HardwareSnapshot> resolveLocalHardware(const HardwareFlags& f) {
     const int sources = (f.probe ? 1 : 0) + (f.preset.empty() ? 0 : 1) +
                         (f.hardware_file.empty() ? 0 : 1) +
                         ((f.vram.empty() && f.ram.empty() && f.gpu.empty()) ? 0 : 1);
@@ -153,6 +172,8 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
         return hw;
     }
 }
+
+} // namespace
 
 Result<PlanOptions> resolveOptions(const OptionFlags& f) {
     PlanOptions o;

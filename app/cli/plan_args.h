@@ -23,6 +23,7 @@ struct HardwareFlags {
     std::string gpu;  // "RTX 4090" or "RTX 3090,RTX 3090": from the GPU table
     std::string ram;
     bool uma = false;
+    std::string rpc; // --rpc host:port[,…]: llama.cpp RPC servers, probed (issue 15)
 };
 
 struct OptionFlags {

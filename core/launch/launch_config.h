@@ -77,6 +77,7 @@ struct LaunchConfig {
     std::vector<TensorOverride> tensor_overrides; // -ot, one flag per override
     std::vector<double> tensor_split;             // -ts (empty: by free memory at start-up)
     std::optional<SplitMode> split_mode;          // -sm
+    std::vector<std::string> rpc_servers;         // --rpc host:port,… (RPC devices come first)
 
     // Speculative decoding with the model's own MTP head.
     bool spec_draft_mtp = false;        // --spec-type draft-mtp

@@ -168,6 +168,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     for (size_t d = 0; d < a.devices.size(); ++d) {
         DeviceUse u;
         u.name = budget.devices[d].name;
+        u.rpc_endpoint = budget.devices[d].rpc_endpoint;
         u.terms = a.devices[d];
         u.bytes = u.terms.total();
         u.budget_bytes = budget.devices[d].usable;
@@ -285,6 +286,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     r.kv_spill = kvSpillFor(price, full, hw, budget, opt, r.context);
     r.expert_split = expertSplitFor(model, price, full, budget, r.context);
     r.speed = estimateSpeed(model, a, hw, budget, r.n_ubatch, r.context, opt.backend);
+    addNetworkTime(r.speed, model, r.placement, budget, hw, r.n_ubatch);
     return r;
 }
 
