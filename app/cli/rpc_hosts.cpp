@@ -19,8 +19,7 @@ Result<bool> addRpcHosts(HardwareSnapshot& hw, const std::string& list) {
     auto endpoints = probe::parseRpcEndpoints(list);
     if (!endpoints) {
         Error e = endpoints.error();
-        e.code = ErrorCode::InvalidArgument;
-        e.message = "--rpc: " + e.message;
+        e.code = ErrorCode::InvalidArgument; // the parser's message names --rpc
         return e;
     }
     for (const auto& ep : *endpoints) {
