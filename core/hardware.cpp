@@ -257,8 +257,10 @@ MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind
         if (live) {
             if (g.free_bytes)
                 base = *g.free_bytes;
-            else
+            else if (devs[i].rpc_host < 0)
                 b.unknown = true;
+            // An RPC host typed in without a free figure is taken at its capacity: live planning
+            // narrows on the main host's reading (hasLiveFigures looks only at this machine).
         }
         d.usable = toSigned(base) - toSigned(d.margin) - (i == reserve_on ? toSigned(extra) : 0);
         b.devices.push_back(d);
@@ -280,9 +282,6 @@ MemoryBudget liveBudget(const HardwareSnapshot& hw, Bytes extra_reserve) {
 bool hasLiveFigures(const HardwareSnapshot& hw) {
     for (const auto& g : hw.gpus)
         if (g.free_bytes) return true;
-    for (const auto& h : hw.rpc_hosts)
-        for (const auto& g : h.devices)
-            if (g.free_bytes) return true;
     return false;
 }
 
