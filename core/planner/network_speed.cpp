@@ -3,6 +3,7 @@
 #include "planner/speed_estimate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace headroom::detail {
@@ -123,8 +124,7 @@ void addNetworkTime(Speed& s, const ModelShape& model, const Placement& placemen
                   c.total, act, logits);
     s.network_basis = buf + links;
     s.basis += (s.basis.empty() ? "" : "; ") + std::string("network share ") +
-               std::to_string(static_cast<int>(s.network_decode_share * 100 + 0.5)) +
-               " % of decode";
+               std::to_string(std::lround(s.network_decode_share * 100)) + " % of decode";
 }
 
 } // namespace headroom::detail

@@ -193,6 +193,11 @@ private slots:
         QCOMPARE(r.refusal->device, 0);
         QVERIFY2(r.refusal->message.find("rpc 10.0.0.7:50052 RPC0") != std::string::npos,
                  r.refusal->message.c_str());
+        // The remedy names the device with the most room: RPC1 holds layers 28-30 (3 blocks,
+        // 648 MiB with their KV), the local GPU layers 31-32 with the 500 MiB output and the
+        // logits' compute buffer, so RPC1 has more left of the same 21.84 GiB.
+        QVERIFY2(r.refusal->message.find("to rpc 10.0.0.8:50052 RPC1") != std::string::npos,
+                 r.refusal->message.c_str());
     }
 
     void eachRpcHostGetsItsServerLaunch() {

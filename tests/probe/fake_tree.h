@@ -49,7 +49,7 @@ public:
     std::string pciGpu(const std::string& card, const std::string& bridgePath,
                        const std::string& bdf, const std::string& vendor, const std::string& device,
                        const std::string& driver) const {
-        const std::string dev =
+        std::string dev = // not const: returned, so moved
             "devices/pci0000:00/" + bridgePath + (bridgePath.empty() ? "" : "/") + bdf;
         sys(dev + "/vendor", vendor + "\n");
         sys(dev + "/device", device + "\n");
