@@ -16,8 +16,12 @@ std::vector<ClusterDevice> clusterDevices(const HardwareSnapshot& hw) {
     for (size_t h = 0; h < hw.rpc_hosts.size(); ++h)
         for (const auto& g : hw.rpc_hosts[h].devices) {
             const std::string name = "RPC" + std::to_string(rpc_id++);
-            out.push_back(
-                {&g, static_cast<int>(h), name, "rpc " + hw.rpc_hosts[h].endpoint + " " + name});
+            const RpcHost& host = hw.rpc_hosts[h];
+            // The host's label, when it has one, rides along so every table, chart and refusal
+            // groups and names the device by its machine.
+            out.push_back({&g, static_cast<int>(h), name,
+                           "rpc " + host.endpoint +
+                               (host.label.empty() ? "" : " (" + host.label + ")") + " " + name});
         }
     for (const auto& g : hw.gpus)
         out.push_back({&g, -1, g.name, g.name});

@@ -115,7 +115,7 @@ struct ClusterDevice {
     const GpuDevice* gpu = nullptr;
     int rpc_host = -1;   // index into rpc_hosts; -1 = this machine
     std::string name;    // "RPC0" for RPC devices (llama.cpp's name), the GPU's name otherwise
-    std::string display; // "rpc 10.0.0.7:50052 RPC0", or the local GPU's name
+    std::string display; // "rpc 10.0.0.7:50052 (den) RPC0", or the local GPU's name
 };
 std::vector<ClusterDevice> clusterDevices(const HardwareSnapshot& hw);
 

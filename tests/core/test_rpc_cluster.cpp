@@ -139,6 +139,10 @@ private slots:
         QCOMPARE(devs[3].rpc_host, -1);
         const MemoryBudget b = capacityBudget(hw, 0);
         QCOMPARE(b.devices[1].name, std::string("rpc 10.0.0.7:50052 RPC1"));
+        // A labelled host carries its label in every device's name.
+        hw.rpc_hosts[1].label = "den";
+        QCOMPARE(capacityBudget(hw, 0).devices[2].name,
+                 std::string("rpc 10.0.0.8:50052 (den) RPC2"));
         QCOMPARE(b.devices[1].rpc_endpoint, std::string("10.0.0.7:50052"));
         // 12 GiB less the discrete margin max(2 GiB, 9 % = 1.08 GiB) = 10 GiB.
         QCOMPARE(b.devices[1].usable, toSigned(10 * GiB));
