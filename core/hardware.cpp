@@ -3,8 +3,90 @@
 #include "gpu_specs.h"
 
 #include <algorithm>
+#include <charconv>
+#include <set>
 
 namespace headroom {
+
+std::vector<ClusterDevice> clusterDevices(const HardwareSnapshot& hw) {
+    std::vector<ClusterDevice> out;
+    // ggml-rpc.cpp ggml_backend_rpc_add_server numbers RPC devices with one counter across all
+    // servers, in the order --rpc lists them; llama_prepare_model_devices puts them first.
+    std::size_t rpc_id = 0;
+    for (size_t h = 0; h < hw.rpc_hosts.size(); ++h)
+        for (const auto& g : hw.rpc_hosts[h].devices) {
+            const std::string name = "RPC" + std::to_string(rpc_id++);
+            const RpcHost& host = hw.rpc_hosts[h];
+            // The host's label, when it has one, rides along so every table, chart and refusal
+            // groups and names the device by its machine.
+            out.push_back({&g, static_cast<int>(h), name,
+                           "rpc " + host.endpoint +
+                               (host.label.empty() ? "" : " (" + host.label + ")") + " " + name});
+        }
+    for (const auto& g : hw.gpus)
+        out.push_back({&g, -1, g.name, g.name});
+    return out;
+}
+
+namespace {
+
+// "host:port" or "[v6]:port" with a port of 1-65535: the form llama-server's --rpc takes.
+bool plausibleEndpoint(const std::string& e) {
+    const size_t colon = e.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 >= e.size()) return false;
+    unsigned port = 0;
+    const char* first = e.data() + colon + 1;
+    const char* last = e.data() + e.size();
+    const auto [ptr, ec] = std::from_chars(first, last, port);
+    if (ec != std::errc() || ptr != last || port == 0 || port > 65535) return false;
+    const std::string host = e.substr(0, colon);
+    if (host.front() == '[') return host.size() > 2 && host.back() == ']';
+    return host.find_first_of(" \t/,") == std::string::npos;
+}
+
+Result<bool> validateRpcHosts(const HardwareSnapshot& hw) {
+    auto bad = [](std::string msg) {
+        return makeError(ErrorCode::InvalidArgument, std::move(msg));
+    };
+    if (hw.rpc_hosts.empty()) return true;
+    if (hw.uma)
+        return bad("rpc_hosts: a unified-memory main host with RPC hosts is not modelled yet");
+    std::size_t n = hw.gpus.size();
+    std::set<std::string> seen;
+    for (size_t h = 0; h < hw.rpc_hosts.size(); ++h) {
+        const RpcHost& r = hw.rpc_hosts[h];
+        const std::string at = "rpc_hosts[" + std::to_string(h) + "]";
+        if (!plausibleEndpoint(r.endpoint))
+            return bad(at + ".endpoint: '" + r.endpoint + "' is not host:port (port 1-65535)");
+        if (!seen.insert(r.endpoint).second)
+            return bad(at + ".endpoint: " + r.endpoint + " is listed twice");
+        if (r.devices.empty()) return bad(at + ".devices: an RPC host serves at least one device");
+        if (!(r.link_gbs > 0) || r.link_gbs > kMaxRpcLinkGbs)
+            return bad(at + ".link_gbs: must be above 0 and at most 1000 GB/s");
+        if (!(r.rtt_ms >= 0) || r.rtt_ms > kMaxRpcRttMs)
+            return bad(at + ".rtt_ms: must be between 0 and 10000 ms");
+        if (r.ram_total && *r.ram_total > kMaxPlausibleBytes)
+            return bad(at + ".ram_total_bytes is larger than 1 PiB");
+        for (size_t i = 0; i < r.devices.size(); ++i) {
+            const auto& g = r.devices[i];
+            const std::string d = at + ".devices[" + std::to_string(i) + "]";
+            if (g.total_bytes == 0) return bad(d + ".total_bytes: the device's memory is needed");
+            if (g.total_bytes > kMaxPlausibleBytes)
+                return bad(d + ".total_bytes is larger than 1 PiB");
+            if (g.free_bytes && *g.free_bytes > g.total_bytes)
+                return bad(d + ".free_bytes exceeds total_bytes");
+        }
+        n += r.devices.size();
+    }
+    if (n > kMaxDevices)
+        return bad("rpc_hosts: " + std::to_string(n) +
+                   " devices with this machine's GPUs; llama.cpp "
+                   "uses at most " +
+                   std::to_string(kMaxDevices));
+    return true;
+}
+
+} // namespace
 
 HardwareSnapshot snapshotFromSizes(const std::vector<Bytes>& vram, Bytes ram, bool uma) {
     HardwareSnapshot hw;
@@ -101,7 +183,7 @@ Result<bool> validateSnapshot(const HardwareSnapshot& hw) {
     if (hw.ram_available && *hw.ram_available > hw.ram_total && hw.ram_total > 0)
         return bad("ram_available exceeds ram_total");
     if (hw.uma && hw.gpus.size() > 1) return bad("uma: a unified-memory machine has one GPU pool");
-    return true;
+    return validateRpcHosts(hw);
 }
 
 SignedBytes MemoryBudget::vramUsable() const {
@@ -153,17 +235,25 @@ MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind
         b.ram_usable = 0;
         return b;
     }
-    if (hw.gpus.empty()) {
+    if (hw.gpus.empty() && hw.rpc_hosts.empty()) {
         // CPU only: RAM is the pool the model runs from.
         b.ram_usable =
             toSigned(static_cast<Bytes>(kCpuOnlyUsableFraction * static_cast<double>(ram))) -
             toSigned(extra);
         return b;
     }
-    for (size_t i = 0; i < hw.gpus.size(); ++i) {
-        const auto& g = hw.gpus[i];
+    // In llama.cpp's device order: RPC hosts' devices first. The extra reserve is kept on the
+    // main host's first GPU (the one its desktop and the output run on), or on the first device
+    // when the main host has none.
+    const std::vector<ClusterDevice> devs = clusterDevices(hw);
+    const size_t reserve_on = hw.gpus.empty() ? 0 : devs.size() - hw.gpus.size();
+    for (size_t i = 0; i < devs.size(); ++i) {
+        const auto& g = *devs[i].gpu;
         DeviceBudget d;
-        d.name = g.name;
+        d.name = devs[i].display;
+        d.backend = g.backend;
+        if (devs[i].rpc_host >= 0)
+            d.rpc_endpoint = hw.rpc_hosts[static_cast<size_t>(devs[i].rpc_host)].endpoint;
         d.total = g.total_bytes;
         d.margin = discreteMargin(g.total_bytes);
         d.provenance = g.memory_provenance;
@@ -171,10 +261,12 @@ MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind
         if (live) {
             if (g.free_bytes)
                 base = *g.free_bytes;
-            else
+            else if (devs[i].rpc_host < 0)
                 b.unknown = true;
+            // An RPC host typed in without a free figure is taken at its capacity: live planning
+            // narrows on the main host's reading (hasLiveFigures looks only at this machine).
         }
-        d.usable = toSigned(base) - toSigned(d.margin) - (i == 0 ? toSigned(extra) : 0);
+        d.usable = toSigned(base) - toSigned(d.margin) - (i == reserve_on ? toSigned(extra) : 0);
         b.devices.push_back(d);
     }
     b.ram_usable = toSigned(ram);

@@ -51,6 +51,36 @@ struct GpuDevice {
     std::string note; // why it is ignored, what was corrected ("budget clamped to heap size")
 };
 
+// The link from the main host to one RPC host. Defaults when nothing better is known (ESTIMATES,
+// shown with their provenance): gigabit Ethernet, 1000BASE-T's 1 Gbit/s = 0.125 GB/s of payload
+// at most (IEEE 802.3ab); a switched-LAN round trip of 0.2 ms (typical ICMP ping between two
+// hosts on one gigabit switch: 0.1-0.3 ms). A probe measures the round trip of its own exchange.
+inline constexpr double kDefaultRpcLinkGbs = 0.125;
+inline constexpr double kDefaultRpcRttMs = 0.2;
+inline constexpr const char* kDefaultRpcLinkProvenance = "default estimate (1 GbE)";
+inline constexpr const char* kDefaultRpcRttProvenance = "default estimate (switched LAN)";
+// Bounds a profile or flag may give: 1 TB/s is beyond any network link; a 10 s round trip is no
+// link llama.cpp's RPC could run over. Not knobs.
+inline constexpr double kMaxRpcLinkGbs = 1000;
+inline constexpr double kMaxRpcRttMs = 10000;
+
+// One machine running llama.cpp's `rpc-server` (issue 15): its devices, as the server serves them
+// and in its order, and the link to the main host. llama-server puts every RPC device before its
+// own GPUs (src/llama.cpp llama_prepare_model_devices: "add RPC servers at the front of the
+// list"), numbering them RPC0, RPC1, ... across the hosts in --rpc order
+// (ggml-rpc.cpp ggml_backend_rpc_add_server: one global dev_id counter).
+struct RpcHost {
+    std::string endpoint;           // "host:port" as llama-server's --rpc takes it
+    std::string label;              // optional name shown beside the endpoint ("" = none)
+    std::vector<GpuDevice> devices; // per served device; backend "rpc" when not known
+    std::optional<Bytes> ram_total; // the host's RAM, when known (not planned on: see planner)
+    double link_gbs = kDefaultRpcLinkGbs; // payload bandwidth to the main host, GB/s
+    std::string link_provenance = kDefaultRpcLinkProvenance;
+    double rtt_ms = kDefaultRpcRttMs; // round trip to the main host
+    std::string rtt_provenance = kDefaultRpcRttProvenance;
+    std::string source; // "probe" (answered the RPC protocol), "user", "file"
+};
+
 struct HardwareSnapshot {
     std::string label;  // "RTX 4090 24 GiB + 64 GiB DDR5", shown in the header
     std::string source; // "probe", "preset:rtx-4090", "file:PATH", "user"
@@ -76,7 +106,18 @@ struct HardwareSnapshot {
     double cpu_tflops = 0; // CPU FP32 throughput for prefill estimates (0 = unknown)
     unsigned cpu_threads = 0;
     std::vector<std::string> notes; // probe remarks ("no Vulkan loader: …")
+    std::vector<RpcHost> rpc_hosts; // llama.cpp RPC servers the main host offloads to (issue 15)
 };
+
+// One device a plan may place layers on, in llama.cpp's device order: every RPC host's devices
+// first (in --rpc order), then this machine's GPUs.
+struct ClusterDevice {
+    const GpuDevice* gpu = nullptr;
+    int rpc_host = -1;   // index into rpc_hosts; -1 = this machine
+    std::string name;    // "RPC0" for RPC devices (llama.cpp's name), the GPU's name otherwise
+    std::string display; // "rpc 10.0.0.7:50052 (den) RPC0", or the local GPU's name
+};
+std::vector<ClusterDevice> clusterDevices(const HardwareSnapshot& hw);
 
 // The most GPUs a plan places layers on: llama.cpp's own limit (src/llama.cpp llama_max_devices()
 // returns 16; ggml-cuda's GGML_CUDA_MAX_DEVICES is 16 too). Bounding the count also keeps every
@@ -107,6 +148,8 @@ enum class BudgetKind { Capacity, Live };
 // What a plan may place. Budgets are signed: an over-committed device is negative, never wrapped.
 struct DeviceBudget {
     std::string name;
+    std::string rpc_endpoint; // the RPC host serving it ("" = this machine)
+    std::string backend;      // the device's GpuDevice::backend (runtime overhead)
     Bytes total = 0;
     Bytes margin = 0;       // reserve kept free (driver, desktop, fragmentation)
     SignedBytes usable = 0; // total (or live free) - margin - extra reserve

@@ -135,7 +135,8 @@ private:
     std::optional<Error>& err_;
 };
 
-GpuDevice gpuFromJson(const json& j, const std::string& path, std::optional<Error>& err) {
+GpuDevice gpuFromJson(const json& j, const std::string& path, std::optional<Error>& err,
+                      bool rpc = false) {
     GpuDevice g;
     if (!j.is_object()) {
         if (!err) err = makeError(ErrorCode::InvalidArgument, path + ": expected an object");
@@ -144,8 +145,11 @@ GpuDevice gpuFromJson(const json& j, const std::string& path, std::optional<Erro
     Reader r(j, path, err);
     r.str("name", g.name);
     r.str("backend", g.backend);
-    if (g.backend != "cuda" && g.backend != "vulkan" && g.backend != "metal" && g.backend != "cpu")
-        r.fail("backend", "'" + g.backend + "' is not one of cuda, vulkan, metal, cpu");
+    // "rpc": a device an rpc-server serves whose backend the protocol does not say.
+    if (g.backend != "cuda" && g.backend != "vulkan" && g.backend != "metal" &&
+        g.backend != "cpu" && !(rpc && g.backend == "rpc"))
+        r.fail("backend",
+               "'" + g.backend + "' is not one of cuda, vulkan, metal, cpu" + (rpc ? ", rpc" : ""));
     r.id("vendor_id", g.vendor_id);
     r.id("device_id", g.device_id);
     r.str("pci_address", g.pci_address);
@@ -191,14 +195,44 @@ GpuDevice gpuFromJson(const json& j, const std::string& path, std::optional<Erro
 }
 
 void devicesFromJson(Reader& r, const std::string& key, std::vector<GpuDevice>& out,
-                     std::optional<Error>& err, std::size_t max) {
+                     std::optional<Error>& err, std::size_t max, bool rpc = false) {
     if (!r.array(key)) return;
     const json& arr = r.at(key);
     if (arr.size() > max)
         return r.fail(key, std::to_string(arr.size()) + " devices; at most " + std::to_string(max) +
                                " are accepted");
     for (size_t i = 0; i < arr.size() && !err; ++i)
-        out.push_back(gpuFromJson(arr[i], r.field(key) + "[" + std::to_string(i) + "]", err));
+        out.push_back(gpuFromJson(arr[i], r.field(key) + "[" + std::to_string(i) + "]", err, rpc));
+}
+
+// rpc_hosts[]: {endpoint, label, devices[], ram_total_bytes, link_gbs, rtt_ms, provenances}.
+void rpcHostsFromJson(Reader& r, std::vector<RpcHost>& out, std::optional<Error>& err) {
+    if (!r.array("rpc_hosts")) return;
+    const json& arr = r.at("rpc_hosts");
+    if (arr.size() > kMaxDevices)
+        return r.fail("rpc_hosts", std::to_string(arr.size()) + " hosts; at most " +
+                                       std::to_string(kMaxDevices) + " are accepted");
+    for (size_t i = 0; i < arr.size() && !err; ++i) {
+        const std::string at = r.field("rpc_hosts") + "[" + std::to_string(i) + "]";
+        if (!arr[i].is_object()) {
+            err = makeError(ErrorCode::InvalidArgument, at + ": expected an object");
+            return;
+        }
+        Reader h(arr[i], at, err);
+        RpcHost host;
+        if (!h.has("endpoint")) h.fail("endpoint", "missing: the host:port rpc-server listens on");
+        h.str("endpoint", host.endpoint);
+        h.str("label", host.label);
+        h.str("source", host.source);
+        if (!h.has("devices")) h.fail("devices", "missing: the devices the server serves");
+        devicesFromJson(h, "devices", host.devices, err, kMaxDevices, true);
+        h.optBytes("ram_total_bytes", host.ram_total);
+        h.number("link_gbs", host.link_gbs, kMaxRpcLinkGbs);
+        h.str("link_provenance", host.link_provenance);
+        h.number("rtt_ms", host.rtt_ms, kMaxRpcRttMs);
+        h.str("rtt_provenance", host.rtt_provenance);
+        out.push_back(std::move(host));
+    }
 }
 
 } // namespace
@@ -242,6 +276,21 @@ json hardwareToJson(const HardwareSnapshot& hw) {
         devices.push_back(gpuDeviceToJson(g));
     for (const auto& g : hw.ignored_devices)
         ignored.push_back(gpuDeviceToJson(g));
+    json rpc = json::array();
+    for (const auto& h : hw.rpc_hosts) {
+        json devs = json::array();
+        for (const auto& g : h.devices)
+            devs.push_back(gpuDeviceToJson(g));
+        rpc.push_back({{"endpoint", h.endpoint},
+                       {"label", h.label},
+                       {"source", h.source},
+                       {"devices", devs},
+                       {"ram_total_bytes", optionalBytes(h.ram_total)},
+                       {"link_gbs", h.link_gbs},
+                       {"link_provenance", h.link_provenance},
+                       {"rtt_ms", h.rtt_ms},
+                       {"rtt_provenance", h.rtt_provenance}});
+    }
     json cgroup = nullptr;
     if (!hw.cgroup_version.empty() || hw.cgroup_limit)
         cgroup = {{"version", hw.cgroup_version},
@@ -268,13 +317,14 @@ json hardwareToJson(const HardwareSnapshot& hw) {
               {"threads", hw.cpu_threads},
               {"tflops", hw.cpu_tflops},
               {"tflops_provenance", hw.cpu_tflops_provenance}}},
-            {"notes", hw.notes}};
+            {"notes", hw.notes},
+            {"rpc_hosts", rpc}};
 }
 
 namespace {
 
 Result<HardwareSnapshot> hardwareFromJsonUnguarded(const json& j, const std::string& where) {
-    const std::string root = where;
+    const std::string& root = where;
     if (!j.is_object())
         return makeError(ErrorCode::InvalidArgument,
                          (root.empty() ? std::string("hardware") : root) + ": expected an object");
@@ -323,6 +373,7 @@ Result<HardwareSnapshot> hardwareFromJsonUnguarded(const json& j, const std::str
         c.str("tflops_provenance", hw.cpu_tflops_provenance);
     }
     r.strings("notes", hw.notes);
+    rpcHostsFromJson(r, hw.rpc_hosts, err);
     if (err) return *err;
     if (auto ok = validateSnapshot(hw); !ok) {
         Error e = ok.error();

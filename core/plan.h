@@ -131,6 +131,7 @@ struct Refusal {
 
 struct DeviceUse {
     std::string name;
+    std::string rpc_endpoint; // the RPC host serving the device ("" = this machine)
     Terms terms;
     Bytes bytes = 0;              // terms.total()
     SignedBytes budget_bytes = 0; // usable on this device
@@ -210,6 +211,12 @@ struct Speed {
     double prefill_low = 0, prefill_high = 0;
     std::string decode_basis, prefill_basis;
     std::uint32_t depth = 0; // context depth the figures are priced at
+    // Across RPC hosts (issue 15): the network's time per token, already inside the figures
+    // above, and its share of the total time per token (0 when no RPC device holds layers).
+    double network_decode_ms = 0, network_prefill_ms = 0;
+    double network_decode_share = 0, network_prefill_share = 0;
+    std::uint32_t network_crossings = 0; // network transfers per forward pass
+    std::string network_basis;
 };
 
 enum class Posture { Plain, Lean, Stacked };

@@ -1,5 +1,8 @@
 #include "plan_json.h"
 
+#include "export/rpc_server.h"
+#include "hardware_json.h"
+
 namespace headroom {
 
 using nlohmann::json;
@@ -41,17 +44,17 @@ json modelToJson(const ModelShape& m) {
 
 json hardwareSummaryToJson(const HardwareSnapshot& hw, const MemoryBudget& b) {
     json devices = json::array();
+    const std::vector<ClusterDevice> cluster = clusterDevices(hw);
     for (size_t i = 0; i < b.devices.size(); ++i) {
         const auto& d = b.devices[i];
-        json j = {{"name", d.name},
-                  {"total_bytes", d.total},
-                  {"margin_bytes", d.margin},
-                  {"usable_bytes", d.usable},
-                  {"provenance", d.provenance}};
-        if (i < hw.gpus.size()) {
-            j["backend"] = hw.gpus[i].backend;
-            j["bandwidth_gbs"] = hw.gpus[i].bandwidth_gbs;
-            if (hw.gpus[i].free_bytes) j["free_bytes"] = *hw.gpus[i].free_bytes;
+        json j = {{"name", d.name},           {"rpc_endpoint", d.rpc_endpoint},
+                  {"total_bytes", d.total},   {"margin_bytes", d.margin},
+                  {"usable_bytes", d.usable}, {"provenance", d.provenance}};
+        if (i < cluster.size()) {
+            const GpuDevice& g = *cluster[i].gpu;
+            j["backend"] = g.backend;
+            j["bandwidth_gbs"] = g.bandwidth_gbs;
+            if (g.free_bytes) j["free_bytes"] = *g.free_bytes;
         }
         devices.push_back(j);
     }
@@ -59,9 +62,10 @@ json hardwareSummaryToJson(const HardwareSnapshot& hw, const MemoryBudget& b) {
                 {"usable_bytes", b.ram_usable},
                 {"provenance", hw.ram_provenance}};
     if (hw.ram_available) ram["available_bytes"] = *hw.ram_available;
-    return {{"label", hw.label}, {"source", hw.source}, {"devices", devices},
-            {"ram", ram},        {"uma", hw.uma},       {"uma_pool_bytes", b.uma_pool_total},
-            {"notes", hw.notes}};
+    return {{"label", hw.label},  {"source", hw.source},
+            {"devices", devices}, {"ram", ram},
+            {"uma", hw.uma},      {"uma_pool_bytes", b.uma_pool_total},
+            {"notes", hw.notes},  {"rpc_hosts", hardwareToJson(hw)["rpc_hosts"]}};
 }
 
 json optionsToJson(const PlanOptions& o) {
@@ -145,6 +149,7 @@ json launchConfigToJson(const LaunchConfig& c) {
             {"n_cpu_moe", c.n_cpu_moe},
             {"override_tensor", overrides},
             {"tensor_split", c.tensor_split},
+            {"rpc", c.rpc_servers},
             {"split_mode", opt(c.split_mode, [](SplitMode m) { return splitModeName(m); })},
             {"spec_type", c.spec_draft_mtp ? json("draft-mtp") : json(nullptr)},
             {"spec_draft_n_max", c.spec_draft_n_max},
@@ -175,6 +180,7 @@ json rungToJson(const Rung& r) {
     json devices = json::array();
     for (const auto& d : r.devices)
         devices.push_back({{"name", d.name},
+                           {"rpc_endpoint", d.rpc_endpoint},
                            {"bytes", d.bytes},
                            {"budget_bytes", d.budget_bytes},
                            {"terms", termsToJson(d.terms)}});
@@ -254,10 +260,26 @@ json rungToJson(const Rung& r) {
                  {{"tok_s", r.speed.prefill_tok_s},
                   {"low", r.speed.prefill_low},
                   {"high", r.speed.prefill_high},
-                  {"basis", r.speed.prefill_basis}}}}}};
+                  {"basis", r.speed.prefill_basis}}},
+                {"network",
+                 {{"decode_ms_per_token", r.speed.network_decode_ms},
+                  {"prefill_ms_per_token", r.speed.network_prefill_ms},
+                  {"decode_share", r.speed.network_decode_share},
+                  {"prefill_share", r.speed.network_prefill_share},
+                  {"transfers_per_pass", r.speed.network_crossings},
+                  {"basis", r.speed.network_basis}}}}}};
     j["refusal"] = r.refusal ? refusalToJson(*r.refusal) : json(nullptr);
     j["spill_remedies"] = remediesToJson(r.spill_remedies);
     return j;
+}
+
+// What to start on each RPC host before llama-server (export/rpc_server.h).
+json rpcServersToJson(const Plan& plan) {
+    json out = json::array();
+    if (!plan.launch) return out;
+    for (const auto& l : rpcServerLaunches(plan.hardware, *plan.launch))
+        out.push_back({{"endpoint", l.endpoint}, {"label", l.label}, {"argv", l.argv}});
+    return out;
 }
 
 json planToJson(const Plan& plan) {
@@ -290,7 +312,8 @@ json planToJson(const Plan& plan) {
             {"launch",
              {{"llama_server",
                plan.launch ? llamaServerArgs(*plan.launch) : std::vector<std::string>{}},
-              {"config", plan.launch ? launchConfigToJson(*plan.launch) : json(nullptr)}}},
+              {"config", plan.launch ? launchConfigToJson(*plan.launch) : json(nullptr)},
+              {"rpc_servers", rpcServersToJson(plan)}}},
             {"notes", plan.notes}};
 }
 

@@ -4,6 +4,7 @@
 #include "ggml_type.h"
 #include "probe/isolated.h"
 #include "probe/probe.h"
+#include "rpc_hosts.h"
 #include "units.h"
 
 #include <cstdlib>
@@ -73,12 +74,17 @@ void addHardwareFlags(CLI::App& app, HardwareFlags& f) {
                   "compute from the GPU table (with --ram; --vram overrides the memory)");
     g->add_option("--ram", f.ram, "system RAM, e.g. 64GiB");
     g->add_flag("--uma", f.uma, "unified memory: the GPU shares system RAM (one pool)");
+    g->add_option("--rpc", f.rpc,
+                  "llama.cpp rpc-server hosts to offload to, host:port[,host:port...]: each is "
+                  "probed and its devices come first, as llama-server --rpc puts them");
     g->add_option("--free", f.free,
                   "free GPU memory right now, per device (e.g. 5.5GiB or 20GiB,11GiB): the "
                   "launch narrows to what fits beside other programs, as with a live probe");
     addParseCheck(app, [&f]() -> std::optional<Error> {
         auto sized = readHardwareFlags(f);
         if (!sized) return sized.error();
+        if (!f.rpc.empty())
+            if (auto bad = checkRpcList(f.rpc)) return bad;
         if (f.free.empty()) return std::nullopt;
         auto free = parseSizeList(f.free, kMaxDevices, "--free");
         if (!free)
@@ -170,12 +176,23 @@ int exitCodeFor(const Error& e) {
 namespace {
 
 Result<HardwareSnapshot> resolveHardwareOnly(const HardwareFlags& f);
+Result<HardwareSnapshot> resolveLocalHardware(const HardwareFlags& f);
 
 } // namespace
 
+// The machine, then the RPC hosts (--rpc) after probing them.
+Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
+    auto hw = resolveLocalHardware(f);
+    if (!hw || f.rpc.empty()) return hw;
+    if (auto ok = addRpcHosts(*hw, f.rpc); !ok) return ok.error();
+    return hw;
+}
+
+namespace {
+
 // The machine, with --free (when given) as each GPU's live free memory: one size per GPU, none
 // above the device's total.
-Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
+Result<HardwareSnapshot> resolveLocalHardware(const HardwareFlags& f) {
     auto hw = resolveHardwareOnly(f);
     if (!hw || f.free.empty()) return hw;
     auto sizes = parseSizeList(f.free, kMaxDevices, "--free");
@@ -196,8 +213,6 @@ Result<HardwareSnapshot> resolveHardware(const HardwareFlags& f) {
     }
     return hw;
 }
-
-namespace {
 
 Result<HardwareSnapshot> resolveHardwareOnly(const HardwareFlags& f) {
     auto sized = readHardwareFlags(f);

@@ -25,6 +25,7 @@ struct HardwareFlags {
     std::string ram;
     bool uma = false;
     std::string free; // live free memory per GPU ("5.5GiB" or "20GiB,11GiB"): narrows the launch
+    std::string rpc;  // --rpc host:port[,…]: llama.cpp RPC servers, probed (issue 15)
 };
 
 struct OptionFlags {

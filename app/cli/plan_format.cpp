@@ -1,5 +1,7 @@
 #include "plan_format.h"
 
+#include "export/rpc_server.h"
+
 #include <cstdio>
 #include <sstream>
 
@@ -99,6 +101,15 @@ std::string formatPlanTable(const Plan& plan) {
         const Speed& sp = plan.rungs[plan.decision.rung_index].speed;
         if (!sp.decode_basis.empty()) out << "Decode basis: " << sp.decode_basis << "\n";
         if (!sp.prefill_basis.empty()) out << "Prefill basis: " << sp.prefill_basis << "\n";
+        if (sp.network_crossings > 0) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf,
+                          "Network (in the speeds above): %.2f ms per decoded token (%.0f %% of "
+                          "decode), %.3f ms per prompt token (%.0f %% of prefill); ",
+                          sp.network_decode_ms, sp.network_decode_share * 100,
+                          sp.network_prefill_ms, sp.network_prefill_share * 100);
+            out << buf << sp.network_basis << "\n";
+        }
     }
     out << "\n";
 
@@ -126,6 +137,13 @@ std::string formatPlanTable(const Plan& plan) {
     for (const auto& why : d.reasons)
         out << "  - " << why << "\n";
     if (plan.launch) {
+        // Each RPC host first: llama-server connects to them at start-up (issue 15).
+        for (const auto& l : rpcServerLaunches(plan.hardware, *plan.launch)) {
+            out << "On " << l.endpoint << (l.label.empty() ? "" : " (" + l.label + ")") << ":";
+            for (const auto& a : l.argv)
+                out << " " << a;
+            out << "\n";
+        }
         out << "Launch: llama-server -m MODEL.gguf";
         for (const auto& a : llamaServerArgs(*plan.launch))
             out << " " << (a.find_first_of("\\|()* ") != std::string::npos ? "'" + a + "'" : a);

@@ -164,6 +164,12 @@ std::vector<std::string> llamaServerArgs(const LaunchConfig& c) {
     std::vector<std::string> a;
     auto add = [&](std::initializer_list<std::string> xs) { a.insert(a.end(), xs); };
     add({"-c", std::to_string(c.ctx_size)});
+    if (!c.rpc_servers.empty()) {
+        std::string r;
+        for (const auto& e : c.rpc_servers)
+            r += (r.empty() ? "" : ",") + e;
+        add({"--rpc", r});
+    }
     if (c.gpu_layers) add({"-ngl", c.gpu_layers->text()});
     if (c.cpu_moe) add({"--cpu-moe"});
     if (c.n_cpu_moe > 0) add({"--n-cpu-moe", std::to_string(c.n_cpu_moe)});

@@ -83,6 +83,7 @@ struct LaunchConfig {
     std::vector<TensorOverride> tensor_overrides; // -ot, one flag per override
     std::vector<double> tensor_split;             // -ts (empty: by free memory at start-up)
     std::optional<SplitMode> split_mode;          // -sm
+    std::vector<std::string> rpc_servers;         // --rpc host:port,… (RPC devices come first)
 
     // RoPE scaling past the trained context (common/arg.cpp: --rope-scaling sets
     // rope_scaling_type, --rope-scale N sets rope_freq_scale = 1/N, --yarn-orig-ctx N sets

@@ -9,6 +9,14 @@ namespace headroom::detail {
 
 namespace {
 
+Bytes runtimeOverhead(const std::string& backend) {
+    if (backend == "cuda") return kCudaRuntimeOverhead;
+    if (backend == "vulkan") return kVulkanRuntimeOverhead;
+    // metal, cpu, and "rpc" (backend unknown: the server set its backend up before it answered,
+    // so what that took is already outside the memory it reports)
+    return 0;
+}
+
 Bytes runtimeOverhead(Backend b) {
     switch (b) {
     case Backend::Cuda:
@@ -182,7 +190,10 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     for (size_t d = 0; d < n_dev; ++d) {
         if (single && d > 0) continue; // a device llama.cpp does not use costs nothing
         a.devices[d].compute = price.computeFor(dev_has_layers[d], static_cast<int>(d) == out_dev);
-        a.devices[d].overhead = runtimeOverhead(opt.backend);
+        // An RPC device's runtime is its own server's (its backend, not the main host's).
+        a.devices[d].overhead = budget.devices[d].rpc_endpoint.empty()
+                                    ? runtimeOverhead(opt.backend)
+                                    : runtimeOverhead(budget.devices[d].backend);
     }
     if (n_dev == 0) {
         a.host.compute = price.computeFor(true, true);

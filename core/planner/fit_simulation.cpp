@@ -36,11 +36,14 @@ Result<FitSimulation> simulateFit(const ModelShape& model, const HardwareSnapsho
     MemoryBudget budget = capacityBudget(hw, 0);
     const size_t nd = budget.uma ? 0 : budget.devices.size();
     if (budget.uma) budget.devices.clear();
+    // In llama.cpp's device order (RPC devices first), as capacityBudget lists them.
+    const std::vector<ClusterDevice> cluster = clusterDevices(hw);
     for (size_t i = 0; i < budget.devices.size(); ++i) {
         const std::uint64_t mib = settings.target_mib.empty()      ? profile.fit_target_mib
                                   : i < settings.target_mib.size() ? settings.target_mib[i]
                                                                    : settings.target_mib.back();
-        const Bytes freeBytes = hw.gpus[i].free_bytes.value_or(hw.gpus[i].total_bytes);
+        const GpuDevice& gpu = *cluster[i].gpu;
+        const Bytes freeBytes = gpu.free_bytes.value_or(gpu.total_bytes);
         budget.devices[i].margin = mib * MiB;
         budget.devices[i].usable = toSigned(freeBytes) - toSigned(mib * MiB);
         s.device_targets.push_back(budget.devices[i].usable);

@@ -21,7 +21,14 @@ LaunchConfig launchConfig(const PlanOptions& o, const MemoryBudget& budget, Back
     LaunchConfig c;
     // -c is what the user asks for; llama.cpp pads it to the rung's context itself.
     c.ctx_size = r.requested_context;
-    const bool gpus = backend != Backend::Cpu && !budget.devices.empty();
+    // RPC devices are devices whatever the main host's backend: llama-server with --rpc offloads
+    // to them even in a CPU-only build (ggml-rpc is a backend of its own).
+    for (const auto& d : budget.devices)
+        if (!d.rpc_endpoint.empty() && std::find(c.rpc_servers.begin(), c.rpc_servers.end(),
+                                                 d.rpc_endpoint) == c.rpc_servers.end())
+            c.rpc_servers.push_back(d.rpc_endpoint);
+    const bool gpus =
+        (backend != Backend::Cpu || !c.rpc_servers.empty()) && !budget.devices.empty();
     if (!gpus)
         c.gpu_layers = GpuLayers::of(0);
     else if (pin.gpu_layers && pin.gpu_layers->kind != GpuLayers::Kind::Auto)

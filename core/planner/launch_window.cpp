@@ -191,11 +191,13 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
                       const PlanOptions& options) {
     if (auto v = validateOptions(model, options); !v) return v.error();
     if (auto v = validateSnapshot(hw); !v) return v.error();
-    if (options.pinned.tensor_split.size() > std::max<size_t>(1, hw.gpus.size()))
+    // RPC devices count: llama.cpp's -ts covers every device, RPC ones first.
+    const size_t n_devices = clusterDevices(hw).size();
+    if (options.pinned.tensor_split.size() > std::max<size_t>(1, n_devices))
         return makeError(
             ErrorCode::InvalidArgument,
             "-ts/--tensor-split has " + std::to_string(options.pinned.tensor_split.size()) +
-                " proportions but the machine has " + std::to_string(hw.gpus.size()) + " GPU(s)",
+                " proportions but the machine has " + std::to_string(n_devices) + " GPU(s)",
             "give one proportion per GPU, e.g. -ts 3,1 for two");
 
     Plan plan;

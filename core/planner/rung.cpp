@@ -88,7 +88,29 @@ ExpertSplit expertSplitFor(const ModelShape& model, const ContextPrice& price,
 namespace {
 
 // A pinned placement that does not fit: name the device (or RAM) and by how much.
-Refusal pinnedRefusal(const Assignment& a, const MemoryBudget& budget, bool detail) {
+// Across hosts: which device has the most room for the layers an overcommitted one must shed, and
+// how many (each of the worst device's layers weighs its weights + KV + state over its layers).
+std::string moveHint(const Assignment& a, const MemoryBudget& budget,
+                     const std::vector<std::uint32_t>& layers, size_t worst, SignedBytes over) {
+    if (worst >= layers.size() || layers[worst] == 0) return {};
+    const Terms& t = a.devices[worst];
+    const Bytes per = satAdd(satAdd(t.weights, t.kv()), t.recurrent_state) / layers[worst];
+    if (per == 0) return {};
+    int best = -1;
+    SignedBytes room = 0;
+    for (size_t d = 0; d < a.devices.size(); ++d) {
+        const SignedBytes free = budget.devices[d].usable - toSigned(a.devices[d].total());
+        if (d != worst && free > room) room = free, best = static_cast<int>(d);
+    }
+    const Bytes n = (static_cast<Bytes>(over) + per - 1) / per;
+    if (best < 0 || toSigned(n * per) > room) return {};
+    return "; move " + std::to_string(n) + " layer" + (n == 1 ? "" : "s") + " to " +
+           budget.devices[static_cast<size_t>(best)].name + " (" + formatSignedBytes(room) +
+           " free there) with -ts";
+}
+
+Refusal pinnedRefusal(const Assignment& a, const MemoryBudget& budget,
+                      const std::vector<std::uint32_t>& layers, bool detail) {
     Refusal f;
     int worst = -1;
     SignedBytes worst_over = 0;
@@ -108,7 +130,8 @@ Refusal pinnedRefusal(const Assignment& a, const MemoryBudget& budget, bool deta
             f.message = "the pinned placement overcommits GPU " + std::to_string(worst) + " (" +
                         dev.name + ") by " + formatBytes(static_cast<Bytes>(worst_over)) +
                         ": it needs " + formatBytes(f.needed_bytes) + " of " +
-                        formatSignedBytes(dev.usable) + " usable";
+                        formatSignedBytes(dev.usable) + " usable" +
+                        moveHint(a, budget, layers, static_cast<size_t>(worst), worst_over);
             f.terms = termLines(a.devices[static_cast<size_t>(worst)]);
         }
         return f;
@@ -168,6 +191,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     for (size_t d = 0; d < a.devices.size(); ++d) {
         DeviceUse u;
         u.name = budget.devices[d].name;
+        u.rpc_endpoint = budget.devices[d].rpc_endpoint;
         u.terms = a.devices[d];
         u.bytes = u.terms.total();
         u.budget_bytes = budget.devices[d].usable;
@@ -216,7 +240,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
 
     r.verdict = ok ? (resident ? Verdict::Resident : Verdict::Spilled) : Verdict::Refused;
     if (!ok && pinned && !budget.unknown) {
-        r.refusal = pinnedRefusal(a, budget, detail);
+        r.refusal = pinnedRefusal(a, budget, r.placement.device_layers, detail);
     } else if (!ok) {
         Refusal f;
         const Bytes needed = r.totals.total();
@@ -287,6 +311,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     r.kv_spill = kvSpillFor(price, full, hw, budget, opt, r.context);
     r.expert_split = expertSplitFor(model, price, full, budget, r.context);
     r.speed = estimateSpeed(model, a, hw, budget, r.n_ubatch, r.context, opt.backend);
+    addNetworkTime(r.speed, model, r.placement, budget, hw, r.n_ubatch);
     return r;
 }
 

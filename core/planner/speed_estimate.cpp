@@ -49,13 +49,15 @@ Speed estimateSpeed(const ModelShape& model, const Assignment& a, const Hardware
     }
     // CPU only (no device terms): the CPU class prices everything.
     if (a.devices.empty()) w.backend = "cpu";
+    // Budget devices are in llama.cpp's order: RPC hosts' devices first, then this machine's.
+    const std::vector<ClusterDevice> cluster = clusterDevices(hw);
     for (size_t d = 0; d < a.devices.size(); ++d) {
         policy::SpeedDevice dev;
         dev.name = d < budget.devices.size() ? budget.devices[d].name : "GPU";
-        if (d < hw.gpus.size()) {
-            dev.bandwidth_gbs = hw.gpus[d].bandwidth_gbs;
-            dev.fp16_tflops = hw.gpus[d].fp16_tflops;
-            const GpuDevice& g = hw.gpus[d];
+        if (d < cluster.size()) {
+            const GpuDevice& g = *cluster[d].gpu;
+            dev.bandwidth_gbs = g.bandwidth_gbs;
+            dev.fp16_tflops = g.fp16_tflops;
             if (auto spec = gpuSpecById(g.vendor_id, g.device_id, g.name))
                 dev.vector_tflops = spec->vector_tflops;
         }

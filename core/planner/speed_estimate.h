@@ -18,6 +18,11 @@ Speed estimateSpeed(const ModelShape& model, const Assignment& a, const Hardware
                     const MemoryBudget& budget, std::uint32_t ubatch, std::uint32_t depth = 0,
                     Backend backend = Backend::Auto);
 
+// Across RPC hosts: adds each token's network time (transfers between the main host and its
+// rpc-servers, network_speed.cpp) to `s` and records its share. Nothing without RPC hosts.
+void addNetworkTime(Speed& s, const ModelShape& model, const Placement& placement,
+                    const MemoryBudget& budget, const HardwareSnapshot& hw, std::uint32_t ubatch);
+
 // Bytes a decode step reads from one pool: its weights (routed experts scaled to the share a
 // token uses), the KV cache at a full context and the recurrent state.
 Bytes decodeBytes(const Terms& t, const ModelShape& model);

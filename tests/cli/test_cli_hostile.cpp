@@ -184,6 +184,10 @@ private slots:
         for (int i = 0; i < 17; ++i)
             many += std::string(i ? "," : "") + "{\"total_bytes\": 1125899906842624}";
         writeFile(path("many.json"), many + "]}");
+        // An RPC host whose endpoint has no port (issue 15).
+        writeFile(path("rpcport.json"), "{\"ram\": {\"total_bytes\": 1024}, \"rpc_hosts\": "
+                                        "[{\"endpoint\": \"10.0.0.7\", \"devices\": "
+                                        "[{\"total_bytes\": 1024}]}]}");
         // 17 MiB: past the 16 MiB cap on any text file (a sparse file; nothing is written).
         {
             const int fd = ::open(path("huge.json").c_str(), O_CREAT | O_WRONLY, 0644);
@@ -249,6 +253,10 @@ private slots:
                    hw
             << "--port";
         QTest::newRow("misspelt subcommand") << QStringList{"plna", "--model", "x"} << "'plan'";
+        QTest::newRow("--rpc without a port")
+            << m + hw + QStringList{"--rpc", "10.0.0.7"} << "--rpc";
+        QTest::newRow("--rpc with an empty entry")
+            << m + hw + QStringList{"--rpc", "10.0.0.7:50052,,10.0.0.8:50052"} << "--rpc";
         QTest::newRow("catalog empty --fits-at")
             << QStringList{"catalog", "--fits-at", ""} + hw << "--fits-at";
         // std::regex's compiler recurses once per group: 20000 nested groups (40000 bytes)
@@ -301,6 +309,15 @@ private slots:
         QVERIFY2(r.err.contains(named.toUtf8()), describe(r).c_str());
     }
 
+    // ---- --rpc: a server that does not answer is a probe failure, exit 4 -----------------------
+    void anUnreachableRpcServerIsAProbeFailureNamingIt() {
+        // Port 1 (tcpmux) on the loopback address: nothing listens there, so connect() is refused.
+        const Run r = runCli({"plan", "--model", "qwen3-8b", "--vram", "24GiB", "--ram", "64GiB",
+                              "--rpc", "127.0.0.1:1"});
+        QVERIFY2(r.code == 4, describe(r).c_str());
+        QVERIFY2(r.err.contains("127.0.0.1:1 is not reachable"), describe(r).c_str());
+    }
+
     // ---- hardware profiles: exit 3 in plan, export and catalog, naming the file ---------------
     void hostileProfilesAreUnreadableInputInEveryCommand_data() {
         QTest::addColumn<QString>("command");
@@ -321,6 +338,7 @@ private slots:
             row("negative bytes", "{dir}/negative.json", "total_bytes");
             row("nested 100000 deep", "{dir}/deep.json", "nested");
             row("17 devices", "{dir}/many.json", "devices");
+            row("RPC host without a port", "{dir}/rpcport.json", "rpc_hosts[0].endpoint");
             row("missing file", "{dir}/nope.json", "No such file");
         }
     }
