@@ -3,6 +3,7 @@
 // the chart mappers, and exact bytes under BytesRole; tooltips say where a number came from.
 #pragma once
 
+#include "core/planner/moe_curve.h"
 #include "metatypes.h"
 
 #include <QAbstractTableModel>
@@ -90,6 +91,26 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
+};
+
+// The MoE offload curve (issue 11): one row per --n-cpu-moe value (0 … n_layer) at the plan's
+// launch context, from planner/moe_curve.h: decode with its range, prefill, and the GPU bytes.
+// Empty (not applicable) for a dense model, a plan without rungs or a machine without a GPU.
+class MoeCurveModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { NCpuMoe, Decode, DecodeLow, DecodeHigh, Prefill, GpuGiB, ColumnCount };
+    explicit MoeCurveModel(QObject* parent = nullptr);
+    void setPlan(const Plan& plan);
+    bool applicable() const { return !m_curve.points.empty(); }
+    std::uint32_t context() const { return m_curve.context; }
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    MoeCurve m_curve;
 };
 
 // The numbers behind the charts, one row per rung: context, verdict, every term of every device

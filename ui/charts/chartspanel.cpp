@@ -2,6 +2,7 @@
 
 #include "rungmodels.h"
 
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>
@@ -311,6 +312,91 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_tabs->addTab(m_speed_view, tr("Speed"));
     }
 
+    // The MoE offload curve: decode (with its range as a band) and prefill against the number of
+    // blocks whose experts stay on the CPU, GPU GiB on the right, at the launch window.
+    m_moe_model = new MoeCurveModel(this);
+    {
+        auto* chart = new QChart;
+        styleChart(chart);
+        auto* low = new QLineSeries(chart);
+        auto* high = new QLineSeries(chart);
+        auto* decode = new QLineSeries(chart);
+        decode->setName(tr("Decode tok/s"));
+        decode->setPointsVisible(true);
+        auto* gpu = new QLineSeries(chart);
+        gpu->setName(tr("GPU GiB"));
+        for (const auto& line : {std::pair{low, int(MoeCurveModel::DecodeLow)},
+                                 std::pair{high, int(MoeCurveModel::DecodeHigh)},
+                                 std::pair{decode, int(MoeCurveModel::Decode)},
+                                 std::pair{gpu, int(MoeCurveModel::GpuGiB)}}) {
+            auto* mapper = new QVXYModelMapper(line.first);
+            mapper->setModel(m_moe_model);
+            mapper->setSeries(line.first);
+            mapper->setXColumn(MoeCurveModel::NCpuMoe);
+            mapper->setYColumn(line.second);
+        }
+        // The band is drawn from the mapped low/high lines (the area owns no data of its own).
+        auto* band = new QAreaSeries(high, low);
+        band->setName(tr("Decode range"));
+        QColor fill = QColor(0x2e, 0x86, 0xc1);
+        fill.setAlpha(50);
+        band->setBrush(fill);
+        band->setPen(Qt::NoPen);
+        chart->addSeries(band);
+        chart->addSeries(decode);
+        chart->addSeries(gpu);
+        for (QLineSeries* series : {decode, gpu}) {
+            const int column =
+                series == decode ? int(MoeCurveModel::Decode) : int(MoeCurveModel::GpuGiB);
+            connect(series, &QLineSeries::hovered, this, [this, column](const QPointF& p, bool on) {
+                showHover(m_moe_model, qRound(p.x()), column, on);
+            });
+        }
+        auto* x = new QValueAxis(chart);
+        x->setTitleText(tr("--n-cpu-moe (blocks whose experts stay in RAM)"));
+        x->setLabelFormat(QStringLiteral("%.0f"));
+        auto* yDecode = new QValueAxis(chart);
+        yDecode->setTitleText(tr("decode tok/s"));
+        yDecode->setLabelFormat(QStringLiteral("%.0f"));
+        auto* yGpu = new QValueAxis(chart);
+        yGpu->setTitleText(tr("GPU GiB"));
+        yGpu->setLabelFormat(QStringLiteral("%.0f"));
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(yDecode, Qt::AlignLeft);
+        chart->addAxis(yGpu, Qt::AlignRight);
+        for (QAbstractAxis* a :
+             {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(yDecode),
+              static_cast<QAbstractAxis*>(yGpu)})
+            styleAxis(a);
+        for (QAbstractSeries* series :
+             {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(decode)}) {
+            series->attachAxis(x);
+            series->attachAxis(yDecode);
+        }
+        gpu->attachAxis(x);
+        gpu->attachAxis(yGpu);
+        auto moeAxes = [this, chart, x, yDecode, yGpu] {
+            const int n = m_moe_model->rowCount();
+            chart->setTitle(tr("MoE offload curve at %1 (estimates, band = decode range)")
+                                .arg(tokensText(m_moe_model->context())));
+            x->setRange(0, std::max(1, n - 1));
+            yDecode->setRange(
+                0,
+                std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::DecodeHigh}, false) * 1.05));
+            yGpu->setRange(
+                0, std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::GpuGiB}, false) * 1.1));
+        };
+        connect(m_moe_model, &QAbstractItemModel::modelReset, chart, moeAxes);
+        connect(m_moe_model, &QAbstractItemModel::dataChanged, chart, moeAxes);
+        m_moe_view = new QChartView(chart, m_tabs);
+        m_moe_view->setObjectName(QStringLiteral("moeCurveChart"));
+        m_moe_view->setAccessibleName(tr("MoE offload curve chart"));
+        m_moe_view->setRenderHint(QPainter::Antialiasing);
+        m_moe_view->viewport()->installEventFilter(this);
+        m_moe_view->setFocusPolicy(Qt::NoFocus);
+        m_tabs->addTab(m_moe_view, tr("MoE offload"));
+    }
+
     m_expert_model = new ExpertSplitModel(this);
     {
         auto* chart = new QChart;
@@ -542,6 +628,8 @@ void ChartsPanel::setPlan(const Plan& plan) {
     m_expert_model->setPlan(plan);
     m_table_model->setPlan(plan);
     m_tabs->setTabEnabled(m_tabs->indexOf(m_expert_view), m_expert_model->applicable());
+    m_moe_model->setPlan(plan);
+    m_tabs->setTabEnabled(m_tabs->indexOf(m_moe_view), m_moe_model->applicable());
 }
 
 void ChartsPanel::clear() {
@@ -657,7 +745,7 @@ QList<QPointF> ChartsPanel::budgetLinePoints(int chart) const {
 
 QList<QChartView*> ChartsPanel::chartViews() const {
     QList<QChartView*> out(m_memory_views.begin(), m_memory_views.end());
-    out << m_speed_view << m_expert_view;
+    out << m_speed_view << m_moe_view << m_expert_view;
     return out;
 }
 
