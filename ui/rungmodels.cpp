@@ -480,16 +480,28 @@ QVariant RungTableModel::headerData(int section, Qt::Orientation o, int role) co
 MoeCurveModel::MoeCurveModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void MoeCurveModel::setPlan(const Plan& plan) {
-    MoeCurve curve;
-    // Priced at the plan's launch window, as the CLI's plan --moe-curve does without -c.
-    if (plan.model.isMoe() && !plan.rungs.empty() && !plan.hardware.gpus.empty() &&
-        plan.decision.context > 0) {
-        PlanOptions o = plan.options;
-        o.context = plan.decision.context;
-        if (auto c = moeCurve(plan.model, plan.hardware, o)) curve = std::move(*c);
+    m_plan = plan;
+    m_applicable = plan.model.isMoe() && !plan.rungs.empty() && !plan.hardware.gpus.empty() &&
+                   plan.decision.context > 0;
+    m_stale = true;
+    if (!m_applicable && !m_curve.points.empty()) {
+        beginResetModel();
+        m_curve = {};
+        endResetModel();
     }
-    const bool sameRows = curve.points.size() == m_curve.points.size() && !curve.points.empty();
-    if (sameRows) {
+}
+
+void MoeCurveModel::refresh() {
+    if (!m_stale) return;
+    m_stale = false;
+    MoeCurve curve;
+    if (m_applicable) {
+        // Priced at the plan's launch window, as the CLI's plan --moe-curve does without -c.
+        PlanOptions o = m_plan.options;
+        o.context = m_plan.decision.context;
+        if (auto c = moeCurve(m_plan.model, m_plan.hardware, o)) curve = std::move(*c);
+    }
+    if (curve.points.size() == m_curve.points.size() && !curve.points.empty()) {
         m_curve = std::move(curve);
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         return;

@@ -95,14 +95,17 @@ public:
 
 // The MoE offload curve (issue 11): one row per --n-cpu-moe value (0 … n_layer) at the plan's
 // launch context, from planner/moe_curve.h: decode with its range, prefill, and the GPU bytes.
-// Empty (not applicable) for a dense model, a plan without rungs or a machine without a GPU.
+// Not applicable (no rows) for a dense model, a plan without rungs or a machine without a GPU.
+// Pricing the curve plans the model n_layer + 1 times, so setPlan() only stores the plan and
+// refresh() prices it: the panel refreshes while the curve is on screen, not on every keystroke.
 class MoeCurveModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { NCpuMoe, Decode, DecodeLow, DecodeHigh, Prefill, GpuGiB, ColumnCount };
     explicit MoeCurveModel(QObject* parent = nullptr);
     void setPlan(const Plan& plan);
-    bool applicable() const { return !m_curve.points.empty(); }
+    void refresh(); // prices the stored plan's curve when it changed since the last refresh
+    bool applicable() const { return m_applicable; }
     std::uint32_t context() const { return m_curve.context; }
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -110,6 +113,9 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
+    Plan m_plan;
+    bool m_applicable = false;
+    bool m_stale = false;
     MoeCurve m_curve;
 };
 

@@ -216,6 +216,8 @@ private Q_SLOTS:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setPlan(*plan);
         QVERIFY(model.applicable());
+        QCOMPARE(model.rowCount(), 0); // priced on refresh(), when the curve is on screen
+        model.refresh();
         QCOMPARE(model.context(), plan->decision.context);
         QCOMPARE(model.rowCount(), 49);
         for (int r = 0; r < model.rowCount(); ++r) {
@@ -239,6 +241,7 @@ private Q_SLOTS:
             makePlan(*dense, snapshotFromSizes({24 * GiB}, 64 * GiB, false), PlanOptions{});
         QVERIFY(densePlan.has_value());
         model.setPlan(*densePlan);
+        model.refresh();
         QVERIFY(!model.applicable());
         QCOMPARE(model.rowCount(), 0);
     }

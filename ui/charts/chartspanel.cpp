@@ -395,6 +395,10 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_moe_view->viewport()->installEventFilter(this);
         m_moe_view->setFocusPolicy(Qt::NoFocus);
         m_tabs->addTab(m_moe_view, tr("MoE offload"));
+        // The curve is priced when it comes on screen (see MoeCurveModel::refresh).
+        connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+            if (m_tabs->currentWidget() == m_moe_view) m_moe_model->refresh();
+        });
     }
 
     m_expert_model = new ExpertSplitModel(this);
@@ -630,6 +634,7 @@ void ChartsPanel::setPlan(const Plan& plan) {
     m_tabs->setTabEnabled(m_tabs->indexOf(m_expert_view), m_expert_model->applicable());
     m_moe_model->setPlan(plan);
     m_tabs->setTabEnabled(m_tabs->indexOf(m_moe_view), m_moe_model->applicable());
+    if (m_tabs->currentWidget() == m_moe_view) m_moe_model->refresh();
 }
 
 void ChartsPanel::clear() {
