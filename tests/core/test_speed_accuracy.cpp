@@ -478,7 +478,8 @@ std::string accuracyDoc(const std::vector<Row>& rows, const SpeedModelConstants&
             r.decode ? "tg" : "pp", r.n_tokens, r.depth, r.tok_s, f.tok_s, f.low, f.high);
         d += b;
     }
-    d += "\n## Known gaps\n\nCPU-only rows cover decode on two hosts and prefill on one; "
+    d += "\n## Known gaps\n\nCPU-only rows cover decode on three hosts (Haswell laptop, Raspberry "
+         "Pi 5, 12-channel EPYC) and prefill on two; "
          "partial-offload rows (`-ngl` < layers, `--n-cpu-moe`) are decode only, from one host "
          "(RTX 2080 + quad-channel DDR4), measured through llama-server rather than llama-bench. "
          "The per-ubatch PCIe copy of host weights (prefill with experts on the CPU) has no "
