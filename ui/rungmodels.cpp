@@ -233,6 +233,10 @@ QVariant SpeedModel::data(const QModelIndex& index, int role) const {
             return r.speed.prefill_tok_s;
         case Label:
             return rungLabel(m_plan, index.row());
+        case DecodeLow:
+            return r.speed.decode_low;
+        case DecodeHigh:
+            return r.speed.decode_high;
         }
     }
     if (role == ContextRole) return qulonglong(r.context);
@@ -257,6 +261,10 @@ QVariant SpeedModel::headerData(int section, Qt::Orientation o, int role) const 
         return tr("Prefill tok/s");
     case Label:
         return tr("Context");
+    case DecodeLow:
+        return tr("Decode low");
+    case DecodeHigh:
+        return tr("Decode high");
     }
     return {};
 }

@@ -66,11 +66,12 @@ private:
     int m_device;
 };
 
-// Decode and prefill speed per rung. X is the rung's index so rungs sit evenly spaced.
+// Decode and prefill speed per rung (priced at the rung's context depth), with the decode range.
+// X is the rung's index so rungs sit evenly spaced.
 class SpeedModel : public PlanRungModel {
     Q_OBJECT
 public:
-    enum Column { X, Decode, Prefill, Label, ColumnCount };
+    enum Column { X, Decode, Prefill, Label, DecodeLow, DecodeHigh, ColumnCount };
     explicit SpeedModel(QObject* parent = nullptr);
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

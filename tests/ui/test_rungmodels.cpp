@@ -166,6 +166,11 @@ private Q_SLOTS:
         QVERIFY2(tip.contains(QStringLiteral("82 % of 1008 GB/s")), qPrintable(tip));
         // Sorting stays numeric: the sort role is the point estimate, not the text.
         QCOMPARE(model.index(0, decode).data(SortRole).toDouble(), 80.0);
+        // The speed chart's model carries the range its band is drawn from.
+        SpeedModel speed;
+        speed.setPlan(p);
+        QCOMPARE(speed.index(0, SpeedModel::DecodeLow).data().toDouble(), 60.0);
+        QCOMPARE(speed.index(0, SpeedModel::DecodeHigh).data().toDouble(), 100.0);
     }
 
     void expertModelSplitsTheGpuRoomIntoSlotsAndPages() {

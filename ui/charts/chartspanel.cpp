@@ -99,6 +99,15 @@ QStringList categoriesFrom(const QAbstractItemModel* model, int column) {
     return out;
 }
 
+// A speed range as a translucent band behind its line (setTheme() resets it: re-applied on a
+// palette change).
+void styleRangeBand(QAreaSeries* band) {
+    QColor fill(0x2e, 0x86, 0xc1);
+    fill.setAlpha(50);
+    band->setBrush(fill);
+    band->setPen(Qt::NoPen);
+}
+
 double columnMax(const QAbstractItemModel* model, const QList<int>& columns, bool stacked) {
     double best = 0;
     for (int r = 0; r < model->rowCount(); ++r) {
@@ -256,6 +265,21 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
             connect(series, &QLineSeries::clicked, this,
                     [this](const QPointF& p) { Q_EMIT rungActivated(qRound(p.x())); });
         }
+        // The decode range as a band behind the decode line (mapped like the lines).
+        auto* low = new QLineSeries(chart);
+        auto* high = new QLineSeries(chart);
+        for (const auto& edge : {std::pair{low, int(SpeedModel::DecodeLow)},
+                                 std::pair{high, int(SpeedModel::DecodeHigh)}}) {
+            auto* mapper = new QVXYModelMapper(edge.first);
+            mapper->setModel(m_speed_model);
+            mapper->setSeries(edge.first);
+            mapper->setXColumn(SpeedModel::X);
+            mapper->setYColumn(edge.second);
+        }
+        auto* band = new QAreaSeries(high, low);
+        band->setName(tr("Decode range"));
+        styleRangeBand(band);
+        chart->addSeries(band);
         auto* chosen = new QScatterSeries(chart);
         chosen->setName(tr("Launch window"));
         chosen->setMarkerSize(14);
@@ -279,6 +303,8 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
             styleAxis(a);
         decode->attachAxis(x);
         decode->attachAxis(yDecode);
+        band->attachAxis(x);
+        band->attachAxis(yDecode);
         chosen->attachAxis(x);
         chosen->attachAxis(yDecode);
         prefill->attachAxis(x);
@@ -297,7 +323,9 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
             }
             x->setRange(-0.25, std::max(0.25, n - 0.75));
             yDecode->setRange(
-                0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Decode}, false) * 1.1));
+                0, std::max(1.0, columnMax(m_speed_model,
+                                           {SpeedModel::Decode, SpeedModel::DecodeHigh}, false) *
+                                     1.05));
             yPrefill->setRange(
                 0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
         };
@@ -338,10 +366,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         // The band is drawn from the mapped low/high lines (the area owns no data of its own).
         auto* band = new QAreaSeries(high, low);
         band->setName(tr("Decode range"));
-        QColor fill = QColor(0x2e, 0x86, 0xc1);
-        fill.setAlpha(50);
-        band->setBrush(fill);
-        band->setPen(Qt::NoPen);
+        styleRangeBand(band);
         chart->addSeries(band);
         chart->addSeries(decode);
         chart->addSeries(gpu);
@@ -660,6 +685,7 @@ void ChartsPanel::changeEvent(QEvent* e) {
                 styleBudget(line);
             if (auto* chosen = qobject_cast<QScatterSeries*>(s))
                 chosen->setColor(QColor(0xf1, 0xc4, 0x0f));
+            if (auto* band = qobject_cast<QAreaSeries*>(s)) styleRangeBand(band);
         }
         for (QAbstractSeries* s : v->chart()->series())
             if (auto* bars = qobject_cast<QStackedBarSeries*>(s))
