@@ -602,6 +602,7 @@ private slots:
             std::printf("%s", header(fresh).c_str());
             // Every row's ratio under the fresh fit, worst first: where the mechanism is off.
             std::vector<std::pair<double, const Row*>> q;
+            q.reserve(rows.size());
             for (const auto& r : rows)
                 q.push_back({predict(r, fresh) / r.tok_s, &r});
             std::sort(q.begin(), q.end(), [](const auto& a, const auto& b) {
