@@ -17,6 +17,16 @@ namespace {
 // These are peaks: the speed model (policy/speed.h) applies fitted achieved fractions to them.
 const std::vector<GpuSpec> kSpecs = {
     // NVIDIA GeForce
+    {0x10de, 0x1e82, "", "RTX 2080", "NVIDIA GeForce RTX 2080", "turing", 448, 80.5, 8, 3, 16,
+     false,
+     "NVIDIA Turing whitepaper: 256-bit x 14 Gbps; 80.5 TFLOPS FP16 tensor (FP16 acc, reference "
+     "clock); 10.1 TFLOPS FP32",
+     10.1},
+    {0x10de, 0x1e87, "", "RTX 2080", "NVIDIA GeForce RTX 2080", "turing", 448, 80.5, 8, 3, 16,
+     false,
+     "NVIDIA Turing whitepaper: 256-bit x 14 Gbps; 80.5 TFLOPS FP16 tensor (FP16 acc, reference "
+     "clock); 10.1 TFLOPS FP32 (TU104 Rev. A id)",
+     10.1},
     {0x10de, 0x2504, "", "RTX 3060", "NVIDIA GeForce RTX 3060", "ampere", 360, 51, 12, 4, 16, false,
      "NVIDIA spec: 192-bit x 15 Gbps; 4 x 12.7 TFLOPS FP32"},
     {0x10de, 0x2503, "", "RTX 3060", "NVIDIA GeForce RTX 3060", "ampere", 360, 51, 12, 4, 16, false,

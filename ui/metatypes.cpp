@@ -13,6 +13,20 @@ QString signedBytesText(SignedBytes b) {
 QString tokensText(std::uint64_t tokens) {
     return qs(formatTokens(tokens));
 }
+QString speedText(double tok_s, double low, double high, int decimals) {
+    if (!(tok_s > 0)) return QStringLiteral("–");
+    if (!(high > low)) return QStringLiteral("%1 tok/s").arg(tok_s, 0, 'f', decimals);
+    return QStringLiteral("%1 tok/s (%2–%3)")
+        .arg(tok_s, 0, 'f', decimals)
+        .arg(low, 0, 'f', decimals)
+        .arg(high, 0, 'f', decimals);
+}
+QString speedDetailText(const Speed& s) {
+    return QStringLiteral("decode %1 at depth %2: %3\nprefill %4: %5")
+        .arg(speedText(s.decode_tok_s, s.decode_low, s.decode_high, 1), tokensText(s.depth),
+             qs(s.decode_basis), speedText(s.prefill_tok_s, s.prefill_low, s.prefill_high, 0),
+             qs(s.prefill_basis));
+}
 QString exactBytesText(Bytes b) {
     return QStringLiteral("%1 (%2 bytes)")
         .arg(bytesText(b), QLocale(QLocale::English).toString(static_cast<qulonglong>(b)));

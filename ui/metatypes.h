@@ -32,6 +32,12 @@ inline QString qs(const std::string& s) {
 QString bytesText(Bytes b);
 QString signedBytesText(SignedBytes b);
 QString tokensText(std::uint64_t tokens);
+// "42 tok/s (31–55)": a speed estimate with the range it is expected in (issue 11: every speed
+// the GUI shows carries its range). `decimals` for all three figures.
+QString speedText(double tok_s, double low, double high, int decimals);
+// Decode and prefill of a rung with ranges, then what each rests on (the basis), for tooltips:
+// "decode 42 tok/s (31–55) at depth 8K: bandwidth-bound, …".
+QString speedDetailText(const Speed& s);
 // "21.84 GiB (23 450 000 000 bytes)" for tooltips: the exact figure behind a rounded one.
 QString exactBytesText(Bytes b);
 inline double toGiB(SignedBytes b) {

@@ -233,17 +233,18 @@ QVariant SpeedModel::data(const QModelIndex& index, int role) const {
             return r.speed.prefill_tok_s;
         case Label:
             return rungLabel(m_plan, index.row());
+        case DecodeLow:
+            return r.speed.decode_low;
+        case DecodeHigh:
+            return r.speed.decode_high;
         }
     }
     if (role == ContextRole) return qulonglong(r.context);
     if (role == ChosenRole) return isChosen(m_plan, index.row());
     if (role == Qt::ToolTipRole)
-        return tr("%1: decode %2 tok/s (%3), prefill %4 tok/s\nEstimate: %5")
-            .arg(tokensText(r.context))
-            .arg(r.speed.decode_tok_s, 0, 'f', 1)
-            .arg(QString::fromLatin1(speedClassName(r.speed.decode_class)))
-            .arg(r.speed.prefill_tok_s, 0, 'f', 0)
-            .arg(qs(r.speed.basis));
+        return tr("%1 (%2), estimates:\n%3")
+            .arg(tokensText(r.context), QString::fromLatin1(speedClassName(r.speed.decode_class)),
+                 speedDetailText(r.speed));
     return {};
 }
 
@@ -260,6 +261,10 @@ QVariant SpeedModel::headerData(int section, Qt::Orientation o, int role) const 
         return tr("Prefill tok/s");
     case Label:
         return tr("Context");
+    case DecodeLow:
+        return tr("Decode low");
+    case DecodeHigh:
+        return tr("Decode high");
     }
     return {};
 }
@@ -426,10 +431,13 @@ QVariant RungTableModel::data(const QModelIndex& index, int role) const {
             return QString::fromLatin1(verdictName(r.verdict));
         case Kind::Bytes:
             return QString::number(toGiB(bytesAt(index.row(), c)), 'f', 2);
+        // The column header says tok/s; the cell shows the estimate and its range.
         case Kind::Decode:
-            return QString::number(r.speed.decode_tok_s, 'f', 1);
+            return speedText(r.speed.decode_tok_s, r.speed.decode_low, r.speed.decode_high, 1)
+                .remove(QStringLiteral(" tok/s"));
         case Kind::Prefill:
-            return QString::number(r.speed.prefill_tok_s, 'f', 0);
+            return speedText(r.speed.prefill_tok_s, r.speed.prefill_low, r.speed.prefill_high, 0)
+                .remove(QStringLiteral(" tok/s"));
         }
         return {};
     case SortRole:
@@ -458,7 +466,7 @@ QVariant RungTableModel::data(const QModelIndex& index, int role) const {
                 .arg(c.header, tokensText(r.context),
                      b < 0 ? signedBytesText(b) : exactBytesText(Bytes(b)));
         }
-        if (c.kind == Kind::Decode || c.kind == Kind::Prefill) return qs(r.speed.basis);
+        if (c.kind == Kind::Decode || c.kind == Kind::Prefill) return speedDetailText(r.speed);
         return {};
     case ContextRole:
         return qulonglong(r.context);
@@ -473,6 +481,95 @@ QVariant RungTableModel::headerData(int section, Qt::Orientation o, int role) co
     if (role == Qt::DisplayRole) {
         const Column& c = m_columns[size_t(section)];
         return c.kind == Kind::Bytes ? tr("%1 (GiB)").arg(c.header) : c.header;
+    }
+    return {};
+}
+
+MoeCurveModel::MoeCurveModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void MoeCurveModel::setPlan(const Plan& plan) {
+    m_plan = plan;
+    m_applicable = plan.model.isMoe() && !plan.rungs.empty() && !plan.hardware.gpus.empty() &&
+                   plan.decision.context > 0;
+    m_stale = true;
+    if (!m_applicable && !m_curve.points.empty()) {
+        beginResetModel();
+        m_curve = {};
+        endResetModel();
+    }
+}
+
+void MoeCurveModel::refresh() {
+    if (!m_stale) return;
+    m_stale = false;
+    MoeCurve curve;
+    if (m_applicable) {
+        // Priced at the plan's launch window, as the CLI's plan --moe-curve does without -c.
+        PlanOptions o = m_plan.options;
+        o.context = m_plan.decision.context;
+        if (auto c = moeCurve(m_plan.model, m_plan.hardware, o)) curve = std::move(*c);
+    }
+    if (curve.points.size() == m_curve.points.size() && !curve.points.empty()) {
+        m_curve = std::move(curve);
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        return;
+    }
+    beginResetModel();
+    m_curve = std::move(curve);
+    endResetModel();
+}
+
+int MoeCurveModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_curve.points.size());
+}
+
+int MoeCurveModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant MoeCurveModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const MoeCurvePoint& p = m_curve.points[size_t(index.row())];
+    if (role == Qt::DisplayRole || role == SortRole) {
+        switch (index.column()) {
+        case NCpuMoe:
+            return double(p.n_cpu_moe);
+        case Decode:
+            return p.speed.decode_tok_s;
+        case DecodeLow:
+            return p.speed.decode_low;
+        case DecodeHigh:
+            return p.speed.decode_high;
+        case Prefill:
+            return p.speed.prefill_tok_s;
+        case GpuGiB:
+            return toGiB(SignedBytes(p.gpu_bytes));
+        }
+    }
+    if (role == Qt::ToolTipRole)
+        return tr("--n-cpu-moe %1 at %2 (%3): GPU %4, host RAM %5\n%6")
+            .arg(p.n_cpu_moe)
+            .arg(tokensText(m_curve.context), QString::fromLatin1(verdictName(p.verdict)),
+                 bytesText(p.gpu_bytes), bytesText(p.host_bytes), speedDetailText(p.speed));
+    return {};
+}
+
+QVariant MoeCurveModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (role != Qt::DisplayRole || o != Qt::Horizontal) return {};
+    switch (section) {
+    case NCpuMoe:
+        return tr("--n-cpu-moe");
+    case Decode:
+        return tr("Decode tok/s");
+    case DecodeLow:
+        return tr("Decode low");
+    case DecodeHigh:
+        return tr("Decode high");
+    case Prefill:
+        return tr("Prefill tok/s");
+    case GpuGiB:
+        return tr("GPU GiB");
     }
     return {};
 }

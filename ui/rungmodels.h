@@ -3,6 +3,7 @@
 // the chart mappers, and exact bytes under BytesRole; tooltips say where a number came from.
 #pragma once
 
+#include "core/planner/moe_curve.h"
 #include "metatypes.h"
 
 #include <QAbstractTableModel>
@@ -65,11 +66,12 @@ private:
     int m_device;
 };
 
-// Decode and prefill speed per rung. X is the rung's index so rungs sit evenly spaced.
+// Decode and prefill speed per rung (priced at the rung's context depth), with the decode range.
+// X is the rung's index so rungs sit evenly spaced.
 class SpeedModel : public PlanRungModel {
     Q_OBJECT
 public:
-    enum Column { X, Decode, Prefill, Label, ColumnCount };
+    enum Column { X, Decode, Prefill, Label, DecodeLow, DecodeHigh, ColumnCount };
     explicit SpeedModel(QObject* parent = nullptr);
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -90,6 +92,32 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
+};
+
+// The MoE offload curve (issue 11): one row per --n-cpu-moe value (0 … n_layer) at the plan's
+// launch context, from planner/moe_curve.h: decode with its range, prefill, and the GPU bytes.
+// Not applicable (no rows) for a dense model, a plan without rungs or a machine without a GPU.
+// Pricing the curve plans the model n_layer + 1 times, so setPlan() only stores the plan and
+// refresh() prices it: the panel refreshes while the curve is on screen, not on every keystroke.
+class MoeCurveModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { NCpuMoe, Decode, DecodeLow, DecodeHigh, Prefill, GpuGiB, ColumnCount };
+    explicit MoeCurveModel(QObject* parent = nullptr);
+    void setPlan(const Plan& plan);
+    void refresh(); // prices the stored plan's curve when it changed since the last refresh
+    bool applicable() const { return m_applicable; }
+    std::uint32_t context() const { return m_curve.context; }
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    Plan m_plan;
+    bool m_applicable = false;
+    bool m_stale = false;
+    MoeCurve m_curve;
 };
 
 // The numbers behind the charts, one row per rung: context, verdict, every term of every device

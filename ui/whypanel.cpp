@@ -238,15 +238,17 @@ void WhyPanel::renderMtp(const Rung& r) {
             };
             text += QLatin1Char(' ') +
                     tr("At %1 it costs %2 more than without MTP (KV %3, compute %4, draft "
-                       "context and head %5); decode ≈ %6 tok/s with it, %7 tok/s without "
+                       "context and head %5); decode ≈ %6 with it, %7 without "
                        "(%8 → %9).")
                         .arg(tokensText(r.context), delta(r.totals.total(), off->totals.total()),
                              delta(r.totals.kv(), off->totals.kv()),
                              delta(r.totals.compute, off->totals.compute),
                              delta(satAdd(r.totals.overhead, r.totals.weights),
                                    satAdd(off->totals.overhead, off->totals.weights)))
-                        .arg(r.speed.decode_tok_s, 0, 'f', 1)
-                        .arg(off->speed.decode_tok_s, 0, 'f', 1)
+                        .arg(speedText(r.speed.decode_tok_s, r.speed.decode_low,
+                                       r.speed.decode_high, 1),
+                             speedText(off->speed.decode_tok_s, off->speed.decode_low,
+                                       off->speed.decode_high, 1))
                         .arg(QString::fromLatin1(verdictName(off->verdict)),
                              QString::fromLatin1(verdictName(r.verdict)));
         }
@@ -382,12 +384,16 @@ void WhyPanel::render() {
                     .arg(bytesText(t.weights), bytesText(t.kv()), bytesText(t.recurrent_state),
                          bytesText(t.compute), bytesText(t.output), bytesText(t.overhead),
                          bytesText(t.total()));
-        html += QStringLiteral("<br>") +
-                tr("-ngl %1 · --n-cpu-moe %2 · decode ≈ %3 tok/s · prefill ≈ %4 tok/s")
-                    .arg(r.placement.gpu_layers)
-                    .arg(r.placement.n_cpu_moe)
-                    .arg(r.speed.decode_tok_s, 0, 'f', 1)
-                    .arg(r.speed.prefill_tok_s, 0, 'f', 0);
+        html +=
+            QStringLiteral("<br>") +
+            tr("-ngl %1 · --n-cpu-moe %2 · decode ≈ %3 · prefill ≈ %4 (estimates at this "
+               "rung's depth, %5)")
+                .arg(r.placement.gpu_layers)
+                .arg(r.placement.n_cpu_moe)
+                .arg(speedText(r.speed.decode_tok_s, r.speed.decode_low, r.speed.decode_high, 1),
+                     speedText(r.speed.prefill_tok_s, r.speed.prefill_low, r.speed.prefill_high, 0),
+                     tokensText(r.speed.depth));
+        m_numbers->setToolTip(speedDetailText(r.speed));
     }
     m_numbers->setText(html);
     for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth})

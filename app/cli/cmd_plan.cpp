@@ -5,9 +5,11 @@
 #include "plan_json.h"
 #include "planner.h"
 #include "planner/fit_simulation.h"
+#include "planner/moe_curve.h"
 #include "text_file.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -24,6 +26,7 @@ struct PlanCommand {
     bool json = false;
     std::string fit_target;    // -fitt MiB[,MiB…]
     std::uint32_t fit_ctx = 0; // -fitc N (0: llama.cpp's default)
+    bool moe_curve = false;
 };
 
 std::string fitText(const FitSimulation& s) {
@@ -57,6 +60,45 @@ Result<std::vector<std::uint64_t>> readFitTarget(const std::string& text) {
     return mib;
 }
 
+// The --moe-curve table: one line per --n-cpu-moe value.
+std::string formatMoeCurve(const MoeCurve& c) {
+    std::string s =
+        "MoE offload curve at context " + std::to_string(c.context) +
+        (c.context_chosen ? " (the plan's choice)" : "") +
+        ", -ngl all; speeds are estimates (low-high)\n"
+        "n-cpu-moe  verdict   GPU        host       decode tok/s        prefill tok/s\n";
+    for (const auto& p : c.points) {
+        char b[200];
+        std::snprintf(b, sizeof b, "%9u  %-8s  %-9s  %-9s  %6.1f (%.1f-%.1f)  %7.0f (%.0f-%.0f)\n",
+                      p.n_cpu_moe, verdictName(p.verdict), formatBytes(p.gpu_bytes).c_str(),
+                      formatBytes(p.host_bytes).c_str(), p.speed.decode_tok_s, p.speed.decode_low,
+                      p.speed.decode_high, p.speed.prefill_tok_s, p.speed.prefill_low,
+                      p.speed.prefill_high);
+        s += b;
+    }
+    return s;
+}
+
+int runMoeCurve(const PlanCommand& cmd) {
+    auto options = resolveOptions(cmd.options);
+    if (!options) return fail("plan", options.error().message, exitCodeFor(options.error()));
+    auto hw = resolveHardware(cmd.hardware);
+    if (!hw) return fail("plan", hw.error().message, exitCodeFor(hw.error()));
+    auto model = resolveModel(cmd.model);
+    if (!model) return fail("plan", model.error().message, exitCodeFor(model.error()));
+    auto curve = moeCurve(*model, *hw, *options);
+    if (!curve) {
+        const Error& e = curve.error();
+        return fail("plan", e.details.empty() ? e.message : e.message + " (" + e.details + ")",
+                    exitCodeFor(e));
+    }
+    if (cmd.json)
+        std::cout << dumpJson(moeCurveToJson(*model, *curve)) << "\n";
+    else
+        std::cout << formatMoeCurve(*curve);
+    return kExitOk;
+}
+
 CommandRegistrar
     reg("plan", "price every context rung of a model on a machine and choose the launch",
         [](CLI::App& sub) -> std::function<int()> {
@@ -75,10 +117,15 @@ CommandRegistrar
                 auto t = readFitTarget(cmd->fit_target);
                 return t ? std::nullopt : std::optional<Error>(t.error());
             });
+            sub.add_flag("--moe-curve", cmd->moe_curve,
+                         "price -ngl all --n-cpu-moe 0..n_layer at the chosen context (or -c): "
+                         "VRAM, host RAM, decode and prefill per value (JSON: "
+                         "headroom.moe-curve/1)");
             sub.footer(
                 "Exit codes: 0 plan made (a refused rung is still an answer), 2 bad arguments, "
                 "3 unreadable model file, 4 probe failed.");
             return [cmd]() -> int {
+                if (cmd->moe_curve) return runMoeCurve(*cmd);
                 auto plan = buildPlan(cmd->model, cmd->hardware, cmd->options);
                 if (!plan) {
                     const Error& e = plan.error();

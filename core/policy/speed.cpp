@@ -137,6 +137,24 @@ constexpr double kDefaultCpuTflopsEst = 0.5;
 constexpr int kMinEvidenceRows = 3;
 // The widening of a band without evidence, each side.
 constexpr double kNoEvidenceWiden = 1.5;
+// A GPU described only by its size (--vram 24GiB) has no bandwidth or compute: its figures use the
+// class defaults, and its range spans what that size could be, the GPU table's discrete cards
+// (core/gpu_specs.cpp): bandwidth RX 580 256 … RTX 5090 1792 GB/s, FP16 matrix RX 580 6.2 …
+// RTX 5090 419 TFLOPS; unified memory M1 68.25 … M2 Ultra 800 GB/s. So an RTX 4090 typed as
+// 24 GiB shows a range that holds the 4090's own figure instead of a confident wrong one.
+constexpr double kUnknownGpuMinGbs = 256, kUnknownGpuMaxGbs = 1792;
+constexpr double kUnknownUmaMinGbs = 68.25, kUnknownUmaMaxGbs = 800;
+constexpr double kUnknownGpuMinTflops = 6.2, kUnknownGpuMaxTflops = 419;
+
+bool bandwidthUnknown(const SpeedWork& w) {
+    for (const auto& d : w.devices)
+        if (!(std::isfinite(d.bandwidth_gbs) && d.bandwidth_gbs > 0)) return true;
+    return false;
+}
+
+bool computeUnknown(const SpeedWork& w) {
+    return !w.devices.empty() && !(w.devices.front().fp16_tflops > 0);
+}
 
 const SpeedClassConstants* findClass(const SpeedModelConstants& c, const std::string& key) {
     for (const auto& k : c.classes)
@@ -236,7 +254,8 @@ const SpeedModelConstants& fittedSpeedConstants() {
 
 std::string speedClassKey(const std::string& backend, bool uma) {
     if (backend == "cuda") return uma ? "cuda-uma" : "cuda";
-    if (backend == "metal" || backend == "rocm" || backend == "vulkan" || backend == "cpu")
+    if (backend == "metal" || backend == "rocm" || backend == "vulkan" || backend == "cpu" ||
+        backend == "sycl")
         return backend;
     return "vulkan";
 }
@@ -265,11 +284,18 @@ SpeedFigure estimateDecode(const SpeedWork& w, const SpeedModelConstants& c) {
     const double widen = evidence ? 1.0 : kNoEvidenceWiden;
     f.low = f.tok_s * k.decode_low / widen;
     f.high = f.tok_s * k.decode_high * widen;
+    if (bandwidthUnknown(w)) {
+        const double def = w.uma ? kUnifiedMemoryGbs : kDiscreteVramGbs;
+        f.low *= (w.uma ? kUnknownUmaMinGbs : kUnknownGpuMinGbs) / def;
+        f.high *= (w.uma ? kUnknownUmaMaxGbs : kUnknownGpuMaxGbs) / def;
+    }
     std::string b = "bandwidth-bound";
     if (!w.devices.empty()) {
         b += ", " + fmt("%.0f", 100 * k.bw_fraction) + " % of " +
              fmt("%.0f", gpuBandwidth(w.devices[0], w.uma)) + " GB/s";
-        if (w.devices[0].bandwidth_gbs <= 0) b += " (bandwidth unknown: class default)";
+        if (bandwidthUnknown(w))
+            b += " (bandwidth unknown: class default; the range spans the GPU table's cards, "
+                 "name the GPU with --gpu to narrow it)";
     } else {
         b += ", " + fmt("%.0f", 100 * k.bw_fraction) + " % of " + fmt("%.0f", hostBandwidth(w)) +
              " GB/s host RAM";
@@ -301,11 +327,18 @@ SpeedFigure estimatePrefill(const SpeedWork& w, const SpeedModelConstants& c) {
     const double widen = evidence ? 1.0 : kNoEvidenceWiden;
     f.low = f.tok_s * k.prefill_low / widen;
     f.high = f.tok_s * k.prefill_high * widen;
+    if (computeUnknown(w)) {
+        f.low *= kUnknownGpuMinTflops / kDefaultGpuTflopsEst;
+        f.high *= kUnknownGpuMaxTflops / kDefaultGpuTflopsEst;
+    }
     const double peak = w.devices.empty()
                             ? (w.host_tflops > 0 ? w.host_tflops : kDefaultCpuTflopsEst)
                             : gpuPeakTflops(w);
     std::string b = "compute-bound, " + fmt("%.0f", 100 * k.flops_fraction) + " % of " +
                     fmt("%.1f", peak) + " TFLOPS";
+    if (computeUnknown(w))
+        b += " (GPU compute unknown: class default; the range spans the GPU table's cards, name "
+             "the GPU with --gpu to narrow it)";
     if (w.f16_weights) b += " (F16 weights ×" + fmt("%.2f", 1 / c.global.f16_factor) + ")";
     if (w.n_moe_layer > 0) b += ", MoE expert matmuls ×" + fmt("%.2f", c.global.moe_pp_factor);
     b += ", attention at depth " + std::to_string(w.depth) + ", ubatch " +

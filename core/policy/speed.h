@@ -120,7 +120,7 @@ struct SpeedDevice {
 };
 
 struct SpeedWork {
-    std::string backend = "cpu"; // cuda | rocm | vulkan | metal | cpu
+    std::string backend = "cpu"; // cuda | rocm | vulkan | metal | sycl | cpu
     std::string arch;            // GPU family of devices[0] ("ada", "apple-m2", "" unknown)
     bool uma = false;
     std::vector<SpeedDevice> devices; // GPUs in layer order; empty = CPU only
@@ -173,7 +173,8 @@ struct SpeedModelConstants {
 const SpeedModelConstants& fittedSpeedConstants();
 
 // The class key of a backend + GPU family: "cuda-uma" for an NVIDIA GPU on unified memory (GB10),
-// "metal", "rocm", "vulkan", "cpu"; unknown backends fall back to "vulkan".
+// "metal", "rocm", "vulkan", "sycl" (Intel's oneAPI backend: XMX matrix engines, not the Vulkan
+// shader rate), "cpu"; unknown backends fall back to "vulkan".
 std::string speedClassKey(const std::string& backend, bool uma);
 
 struct SpeedFigure {

@@ -354,6 +354,41 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
     }
+
+    void theMoeCurvePricesEveryNCpuMoeValueAtOneContext() {
+        // Qwen3-30B-A3B has 48 blocks, all MoE: the curve runs --n-cpu-moe 0..48 (49 points) at
+        // the -c given. Each block moved to the CPU takes its experts off the GPU, so GPU bytes
+        // never rise and decode (host RAM is slower than the RTX 4090) never rises either.
+        const auto r =
+            runCli(QStringList{"plan", "--model", "qwen3-30b-a3b", "--moe-curve", "--json", "-c",
+                               "32768", "--gpu", "RTX 4090", "--ram", "64GiB"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j.at("schema").get<std::string>(), std::string("headroom.moe-curve/1"));
+        QCOMPARE(j.at("context").get<int>(), 32768);
+        const auto& pts = j.at("points");
+        QCOMPARE(int(pts.size()), 49);
+        for (size_t i = 0; i < pts.size(); ++i) {
+            const auto& p = pts[i];
+            QCOMPARE(p.at("n_cpu_moe").get<size_t>(), i);
+            const auto& d = p.at("decode");
+            QVERIFY(d.at("low").get<double>() <= d.at("tok_s").get<double>());
+            QVERIFY(d.at("tok_s").get<double>() <= d.at("high").get<double>());
+            QVERIFY(!d.at("basis").get<std::string>().empty());
+            if (i == 0) continue;
+            const auto& q = pts[i - 1];
+            QVERIFY(p.at("gpu_bytes").get<double>() <= q.at("gpu_bytes").get<double>());
+            QVERIFY(d.at("tok_s").get<double>() <= q.at("decode").at("tok_s").get<double>());
+        }
+    }
+
+    void theMoeCurveOfADenseModelExitsTwo() {
+        // No routed experts, nothing for --n-cpu-moe to move: a bad argument, exit 2.
+        const auto r = runCli(
+            QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--moe-curve"} + kMachine);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("no routed experts"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliPlan)

@@ -134,6 +134,38 @@ private slots:
         QVERIFY(r.speed.decode_low < r.speed.decode_tok_s);
         QVERIFY(r.speed.decode_high > r.speed.decode_tok_s);
     }
+
+    void aGpuTypedAsOnlyItsSizeShowsARangeHoldingThePresetsFigures_data() {
+        aPresetAndTheSameGpuTypedByNameGiveIdenticalSpeeds_data();
+    }
+    void aGpuTypedAsOnlyItsSizeShowsARangeHoldingThePresetsFigures() {
+        // Issue 11: an RTX 4090 typed as "24 GiB" showed an 8x different prefill from the preset.
+        // A size has no bandwidth or compute, so its point estimate may differ, but its range
+        // must span the GPU table's cards and so hold the preset's own figures.
+        QFETCH(QString, preset);
+        auto p = presetSnapshot(preset.toStdString());
+        QVERIFY(p.has_value());
+        auto sized = snapshotFromSizes({p->gpus[0].total_bytes}, p->ram_total, false);
+        // Same backend and host: only the GPU's description differs.
+        sized.host_bandwidth_gbs = p->host_bandwidth_gbs;
+        sized.cpu_tflops = p->cpu_tflops;
+        sized.gpus[0].backend = p->gpus[0].backend;
+        const Rung a = chosen(planOn(*p, "llama-3.1-8b-instruct"));
+        const Rung b = chosen(planOn(sized, "llama-3.1-8b-instruct"));
+        QVERIFY2(b.speed.decode_low <= a.speed.decode_tok_s &&
+                     a.speed.decode_tok_s <= b.speed.decode_high,
+                 qPrintable(QString("%1 in %2-%3")
+                                .arg(a.speed.decode_tok_s)
+                                .arg(b.speed.decode_low)
+                                .arg(b.speed.decode_high)));
+        QVERIFY2(b.speed.prefill_low <= a.speed.prefill_tok_s &&
+                     a.speed.prefill_tok_s <= b.speed.prefill_high,
+                 qPrintable(QString("%1 in %2-%3")
+                                .arg(a.speed.prefill_tok_s)
+                                .arg(b.speed.prefill_low)
+                                .arg(b.speed.prefill_high)));
+        QVERIFY(b.speed.prefill_basis.find("name the GPU with --gpu") != std::string::npos);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGpuSpecs)

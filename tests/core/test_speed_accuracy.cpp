@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 using namespace headroom;
@@ -37,6 +38,7 @@ struct Row {
     bool decode = false; // tg (else pp)
     std::uint32_t n_tokens = 0, depth = 0;
     double tok_s = 0;
+    double host_gbs = 0, cpu_tflops = 0; // the host of CPU-only and partial-offload rows
     std::string note;
     bool held_out = false;
 };
@@ -83,7 +85,7 @@ std::vector<Row> loadRows() {
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#') continue;
         const auto f = splitCsv(line);
-        if (f.size() < 17) qFatal("short row: %s", line.c_str());
+        if (f.size() < 19) qFatal("short row: %s", line.c_str());
         Row r;
         r.id = f[0];
         r.source = f[1];
@@ -102,7 +104,9 @@ std::vector<Row> loadRows() {
         r.n_tokens = static_cast<std::uint32_t>(std::stoul(f[14]));
         r.depth = static_cast<std::uint32_t>(std::stoul(f[15]));
         r.tok_s = std::stod(f[16]);
-        r.note = f.size() > 17 ? f[17] : "";
+        r.host_gbs = f[17].empty() ? 0 : std::stod(f[17]);
+        r.cpu_tflops = f[18].empty() ? 0 : std::stod(f[18]);
+        r.note = f.size() > 19 ? f[19] : "";
         r.held_out = heldOut(r.id);
         rows.push_back(r);
     }
@@ -118,42 +122,97 @@ const Catalog& catalog() {
     return c;
 }
 
-// The work of one row: the catalog shape gives the structure (layers, experts, attention), the
-// row's own model size gives the bytes (scaled over the shape's weight split). All layers on the
-// GPU(s) (every row in the set is a full offload), split evenly over n_gpu by layer.
-SpeedWork workFor(const Row& r) {
+// The catalog shape of a row's model.
+ModelShape shapeOf(const Row& r) {
     auto shape = catalog().shape(r.model_id);
     if (!shape) qFatal("row %s: %s", r.id.c_str(), shape.error().message.c_str());
-    const auto spec = gpuSpecByName(r.gpu);
-    if (!spec) qFatal("row %s: GPU '%s' is not in the GPU table", r.id.c_str(), r.gpu.c_str());
-    const ModelShape& m = *shape;
-    const double size = r.size_gib * 1073741824.0;
-    const double scale = size / static_cast<double>(m.weightBytes());
-    const double embd = m.token_embd_bytes * scale;
-    const double experts = m.expertBytesTotal() * scale;
-    double read = size - embd - experts;
-    if (m.isMoe() && m.moe.n_expert > 0)
-        read += experts * m.moe.n_expert_used / static_cast<double>(m.moe.n_expert);
-    else
-        read += experts;
+    return *shape;
+}
+
+// The row's model size in bytes: its own figure, else the catalog's file size at its quant.
+double sizeBytes(const Row& r, const ModelShape& m) {
+    if (r.size_gib > 0) return r.size_gib * 1073741824.0;
+    const CatalogEntry* e = catalog().find(r.model_id);
+    const CatalogQuant* q = e ? e->findQuant(r.quant) : nullptr;
+    if (!q) qFatal("row %s: no size and no catalog quant %s", r.id.c_str(), r.quant.c_str());
+    (void)m;
+    return static_cast<double>(q->file_bytes);
+}
+
+// The work of one row, placed the way llama.cpp places it. The catalog shape gives the structure
+// (layers, experts, attention), the row's model size gives the bytes (every tensor scaled by
+// size / the shape's weight bytes). -ngl N offloads the last N repeating layers and, once N exceeds
+// them, the output head (llama.cpp llama_model::load_tensors, i_gpu_start = n_layer -
+// n_gpu_layers);
+// --n-cpu-moe N keeps the routed experts of layers 0..N-1 in host memory (common/arg.cpp,
+// llm_ffn_exps_block_regex); n_gpu 0 runs everything on the CPU. A layer's KV cache sits with
+// the layer. GPU layers split evenly over n_gpu.
+SpeedWork workFor(const Row& r) {
+    const ModelShape m = shapeOf(r);
+    const bool cpuOnly = r.n_gpu == 0;
+    std::optional<GpuSpec> spec;
+    if (!cpuOnly) {
+        spec = gpuSpecByName(r.gpu);
+        if (!spec) qFatal("row %s: GPU '%s' is not in the GPU table", r.id.c_str(), r.gpu.c_str());
+    }
+    const double scale = sizeBytes(r, m) / static_cast<double>(m.weightBytes());
+    const double used = m.isMoe() && m.moe.n_expert > 0
+                            ? static_cast<double>(m.moe.n_expert_used) / m.moe.n_expert
+                            : 1.0;
     // tg n at depth d: the tokens see d … d + n, on average d + n / 2.
     const std::uint32_t kv_depth = r.decode ? r.depth + r.n_tokens / 2 : r.depth;
-    read += static_cast<double>(kvReadBytesAtDepth(m, kv_depth));
+    std::vector<const LayerShape*> layers;
+    for (const auto& l : m.layers)
+        if (!l.is_mtp) layers.push_back(&l);
+    const int n = static_cast<int>(layers.size());
+    // On unified memory the data set's -ngl 1 rows are 2023 Metal builds, which ran the whole
+    // graph on the GPU for any -ngl >= 1 (ggml-metal then had no per-layer split).
+    const int ngl = spec && spec->uma && r.ngl > 0 ? n + 1 : r.ngl;
+    const int gpuFrom = cpuOnly ? n : std::max(0, n - ngl);
+    // KV bytes of one layer at the depth (the model-wide figure split by layer share).
+    ModelShape one = m;
+    double devRead = 0, devResident = 0, hostRead = 0, hostResident = 0;
+    for (int i = 0; i < n; ++i) {
+        const LayerShape& l = *layers[i];
+        one.layers = {l};
+        const double kv = static_cast<double>(kvReadBytesAtDepth(one, kv_depth));
+        const double dense = (l.attn_bytes + l.ffn_bytes) * scale;
+        const double experts = l.experts_bytes * scale;
+        const bool onGpu = i >= gpuFrom;
+        const bool expertsOnHost = !onGpu || i < r.n_cpu_moe;
+        (onGpu ? devRead : hostRead) += dense + kv;
+        (onGpu ? devResident : hostResident) += dense;
+        (expertsOnHost ? hostRead : devRead) += experts * used;
+        (expertsOnHost ? hostResident : devResident) += experts;
+    }
+    const double output = m.output_bytes * scale;
+    const bool outputOnGpu = !cpuOnly && ngl > n;
+    (outputOnGpu ? devRead : hostRead) += output;
+    (outputOnGpu ? devResident : hostResident) += output;
 
     SpeedWork w;
-    w.backend = r.backend;
-    w.arch = spec->arch;
-    w.uma = spec->uma;
-    for (int i = 0; i < r.n_gpu; ++i) {
-        SpeedDevice d;
-        d.name = spec->model;
-        d.bandwidth_gbs = spec->bandwidth_gbs;
-        d.fp16_tflops = spec->fp16_tflops;
-        d.vector_tflops = spec->vector_tflops;
-        d.read_bytes = static_cast<Bytes>(read / r.n_gpu);
-        d.resident_bytes = static_cast<Bytes>((size - embd) / r.n_gpu);
-        w.devices.push_back(d);
+    w.backend = cpuOnly ? "cpu" : r.backend;
+    if (spec) {
+        w.arch = spec->arch;
+        w.uma = spec->uma;
+        for (int i = 0; i < r.n_gpu; ++i) {
+            SpeedDevice d;
+            d.name = spec->model;
+            d.bandwidth_gbs = spec->bandwidth_gbs;
+            d.fp16_tflops = spec->fp16_tflops;
+            d.vector_tflops = spec->vector_tflops;
+            d.read_bytes = static_cast<Bytes>(devRead / r.n_gpu);
+            d.resident_bytes = static_cast<Bytes>(devResident / r.n_gpu);
+            w.devices.push_back(d);
+        }
+        if (spec->pcie_gen > 0) w.pcie_gbs = pcieGbs(spec->pcie_gen, spec->pcie_width);
     }
+    w.host_read_bytes = static_cast<Bytes>(hostRead);
+    w.host_bandwidth_gbs = r.host_gbs;
+    w.host_tflops = r.cpu_tflops;
+    // Host weights a GPU copies per prefill ubatch (the CPU-resident tensors the scheduler
+    // offloads for large batches); on a CPU-only run nothing is copied.
+    if (!cpuOnly && !w.uma) w.host_streamed_bytes = static_cast<Bytes>(hostResident);
     w.n_layer = m.nLayer();
     w.n_moe_layer = m.isMoe() ? m.nMoeLayers() : 0;
     w.f16_weights = r.quant == "F16" || r.quant == "BF16";
@@ -165,13 +224,29 @@ SpeedWork workFor(const Row& r) {
     return w;
 }
 
+// workFor of a data-set row, built once (the fit evaluates every row many times).
+const SpeedWork& workOf(const Row& r) {
+    static std::map<std::string, SpeedWork> cache;
+    const std::string key = r.id + (r.decode ? ":tg" : ":pp");
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, workFor(r)).first;
+    return it->second;
+}
+
 double predict(const Row& r, const SpeedModelConstants& c) {
-    const SpeedWork w = workFor(r);
+    const SpeedWork w = r.id.empty() ? workFor(r) : workOf(r);
     return r.decode ? modelDecodeTokS(w, c) : modelPrefillTokS(w, c);
 }
 
 std::string classOf(const Row& r) {
+    if (r.n_gpu == 0) return "cpu";
     return speedClassKey(r.backend, gpuSpecByName(r.gpu)->uma);
+}
+
+// A row with weights in host memory next to a GPU (-ngl below the layer count, --n-cpu-moe).
+bool partialOffload(const Row& r) {
+    if (r.n_gpu == 0 || gpuSpecByName(r.gpu)->uma) return false;
+    return r.n_cpu_moe > 0 || r.ngl < static_cast<int>(shapeOf(r).nLayer());
 }
 
 // ---- fit --------------------------------------------------------------------------------------
@@ -192,6 +267,8 @@ std::vector<Param> params(SpeedModelConstants& c) {
         v.push_back({&k.flops_fraction, 0.3, false});
     }
     v.push_back({&c.global.moe_us_per_layer, 5.0, true});
+    v.push_back({&c.global.host_bw_fraction, 0.6, true});
+    v.push_back({&c.global.pcie_fraction, 0.6, false});
     v.push_back({&c.global.f16_factor, 1.0, false});
     v.push_back({&c.global.moe_pp_factor, 1.5, false});
     return v;
@@ -308,7 +385,7 @@ Score score(const std::vector<const Row*>& rs, const SpeedModelConstants& c) {
     std::vector<double> ratios;
     int w15 = 0, w2 = 0, in = 0;
     for (const Row* r : rs) {
-        const SpeedWork w = workFor(*r);
+        const SpeedWork& w = workOf(*r);
         const SpeedFigure f = r->decode ? estimateDecode(w, c) : estimatePrefill(w, c);
         const double q = f.tok_s / r->tok_s;
         ratios.push_back(q);
@@ -344,11 +421,13 @@ std::string groupTable(const std::vector<Row>& rows, const SpeedModelConstants& 
         if (r.held_out != held || r.decode != decode) continue;
         all.push_back(&r);
         groups["class " + classOf(r)].push_back(&r);
-        const bool moe = catalog().shape(r.model_id)->isMoe();
+        const bool moe = shapeOf(r).isMoe();
         groups[moe ? "MoE" : "dense"].push_back(&r);
         groups[r.depth > 0 ? "at depth > 0" : "empty cache"].push_back(&r);
         if (r.quant == "F16") groups["F16 weights"].push_back(&r);
         if (r.n_gpu > 1) groups["several GPUs"].push_back(&r);
+        if (r.n_gpu == 0) groups["CPU only"].push_back(&r);
+        if (partialOffload(r)) groups["partial offload (-ngl < layers, --n-cpu-moe)"].push_back(&r);
     }
     std::string t =
         "| group | rows | median predicted/measured | worst | within ×1.5 | within ×2 | "
@@ -390,7 +469,7 @@ std::string accuracyDoc(const std::vector<Row>& rows, const SpeedModelConstants&
          "predicted | range |\n|---|---|---|---|---|---|---:|---:|---:|---|\n";
     for (const auto& r : rows) {
         if (!r.held_out) continue;
-        const SpeedWork w = workFor(r);
+        const SpeedWork& w = workOf(r);
         const SpeedFigure f = r.decode ? estimateDecode(w, c) : estimatePrefill(w, c);
         char b[512];
         std::snprintf(
@@ -399,10 +478,13 @@ std::string accuracyDoc(const std::vector<Row>& rows, const SpeedModelConstants&
             r.decode ? "tg" : "pp", r.n_tokens, r.depth, r.tok_s, f.tok_s, f.low, f.high);
         d += b;
     }
-    d += "\n## Known gaps\n\nThe data set has no CPU-only rows and no partial-offload "
-         "(`-ngl` < all, `--n-cpu-moe`, `-ot`) rows yet: those placements are priced by the same "
-         "mechanism (host bytes at the host-RAM fraction, experts streamed over PCIe per ubatch) "
-         "with unfitted default fractions, and their ranges say there is no evidence.\n";
+    d += "\n## Known gaps\n\nCPU-only rows cover decode on three hosts (Haswell laptop, Raspberry "
+         "Pi 5, 12-channel EPYC) and prefill on two; "
+         "partial-offload rows (`-ngl` < layers, `--n-cpu-moe`) are decode only, from one host "
+         "(RTX 2080 + quad-channel DDR4), measured through llama-server rather than llama-bench. "
+         "The per-ubatch PCIe copy of host weights (prefill with experts on the CPU) has no "
+         "evidence yet: `pcie_fraction` stays at its prior and such prefill ranges are the class "
+         "band. SYCL has three rows (one GPU): its band is widened and says so.\n";
     return d;
 }
 
@@ -423,10 +505,30 @@ private slots:
         QVERIFY2(rows.size() >= 150, qPrintable(QString::number(rows.size())));
         for (const auto& r : rows) {
             QVERIFY2(r.source.rfind("https://", 0) == 0, r.id.c_str());
-            QVERIFY2(gpuSpecByName(r.gpu).has_value(), r.gpu.c_str());
+            // A GPU row names a table GPU; a CPU-only row names its host's bandwidth instead.
+            if (r.n_gpu > 0)
+                QVERIFY2(gpuSpecByName(r.gpu).has_value(), r.gpu.c_str());
+            else
+                QVERIFY2(r.backend == "cpu" && r.host_gbs > 0 && r.cpu_tflops > 0, r.id.c_str());
+            // Weights in host memory are priced at the host's bandwidth: the row must state it.
+            if (partialOffload(r)) QVERIFY2(r.host_gbs > 0, r.id.c_str());
             QVERIFY2(catalog().find(r.model_id) != nullptr, r.model_id.c_str());
-            QVERIFY2(r.tok_s > 0 && r.size_gib > 0, r.id.c_str());
+            QVERIFY2(r.tok_s > 0 && r.size_gib >= 0, r.id.c_str());
         }
+    }
+
+    void theDataSetCoversCpuOnlyPartialOffloadAndIntelRows() {
+        // Issue 11 asks for CPU-only, partial-offload and Intel rows besides the full offloads.
+        const auto rows = loadRows();
+        int cpu = 0, partial = 0, intel = 0;
+        for (const auto& r : rows) {
+            cpu += r.n_gpu == 0;
+            partial += partialOffload(r);
+            intel += r.n_gpu > 0 && gpuSpecByName(r.gpu)->vendor_id == 0x8086;
+        }
+        QVERIFY2(cpu >= 5, qPrintable(QString::number(cpu)));
+        QVERIFY2(partial >= 5, qPrintable(QString::number(partial)));
+        QVERIFY2(intel >= 5, qPrintable(QString::number(intel)));
     }
 
     void theSplitHoldsOutAboutAThirdAndBothTestsOnEachSide() {
@@ -471,11 +573,44 @@ private slots:
         }
     }
 
+    void noBackendClassIsSystematicallyOffOnItsHeldOutRows() {
+        // The overall medians could hide one class off in one direction behind another off in the
+        // other. Every class with at least 5 held-out rows of a test (fewer is noise: one row moves
+        // a median of 3 by a whole row's error) keeps its median inside the issue's prefill band,
+        // 0.75-1.33 (x1.33 either way), for decode and prefill alike.
+        const auto rows = loadRows();
+        for (bool decode : {true, false}) {
+            std::map<std::string, std::vector<const Row*>> byClass;
+            for (const Row* r : select(rows, true, decode))
+                byClass[classOf(*r)].push_back(r);
+            for (const auto& [k, rs] : byClass) {
+                if (rs.size() < 5) continue;
+                const Score sc = score(rs, fittedSpeedConstants());
+                QVERIFY2(sc.median >= 0.75 && sc.median <= 1.33,
+                         qPrintable(QString("%1 %2: median %3")
+                                        .arg(k.c_str())
+                                        .arg(decode ? "decode" : "prefill")
+                                        .arg(sc.median)));
+            }
+        }
+    }
+
     void theCommittedConstantsAreTodaysFit() {
         const auto rows = loadRows();
         SpeedModelConstants fresh = fit(rows);
-        if (qEnvironmentVariableIsSet("HEADROOM_SPEED_FIT"))
+        if (qEnvironmentVariableIsSet("HEADROOM_SPEED_FIT")) {
             std::printf("%s", header(fresh).c_str());
+            // Every row's ratio under the fresh fit, worst first: where the mechanism is off.
+            std::vector<std::pair<double, const Row*>> q;
+            q.reserve(rows.size());
+            for (const auto& r : rows)
+                q.push_back({predict(r, fresh) / r.tok_s, &r});
+            std::sort(q.begin(), q.end(), [](const auto& a, const auto& b) {
+                return std::abs(std::log(a.first)) > std::abs(std::log(b.first));
+            });
+            for (const auto& [ratio, r] : q)
+                std::printf("%6.2f %s %s\n", ratio, r->held_out ? "held" : "fit ", r->id.c_str());
+        }
         SpeedModelConstants committed = fittedSpeedConstants();
         // The committed fit explains the fit rows (nearly) as well as a fresh one: within 5 % of
         // its penalised squared log error, decode and prefill alike.
@@ -492,25 +627,44 @@ private slots:
     }
 
     void aClassWithoutEvidenceWidensItsRangeAndSaysSo() {
-        // The data set has no CPU-only rows: the cpu class keeps its prior fractions and its band
-        // is widened by 1.5 each side. 4e9 B per token from 80 GB/s host RAM, 32 layers:
-        // t = 4e9 / (bw_fraction × 80e9) + 32 × us_per_layer µs.
+        // SYCL has fewer than 3 fit rows of decode evidence (one GPU in the data set): its band is
+        // widened by 1.5 each side. 4e9 B per token from one 456 GB/s GPU, 28 layers:
+        // t = 4e9 / (bw_fraction × 456e9) + 28 × us_per_layer µs.
+        const SpeedModelConstants& c = fittedSpeedConstants();
+        const SpeedClassConstants* k = nullptr;
+        for (const auto& x : c.classes)
+            if (std::string(x.key) == "sycl") k = &x;
+        QVERIFY(k && k->decode_rows < 3);
+        SpeedWork w;
+        w.backend = "sycl";
+        SpeedDevice d;
+        d.bandwidth_gbs = 456;
+        d.read_bytes = 4000000000ull;
+        w.devices.push_back(d);
+        w.n_layer = 28;
+        const double t = 4e9 / (k->bw_fraction * 456e9) + 28 * k->us_per_layer * 1e-6;
+        const SpeedFigure f = estimateDecode(w, c);
+        QVERIFY(qAbs(f.tok_s - 1 / t) < 1e-9);
+        QVERIFY(qAbs(f.low - f.tok_s * k->decode_low / 1.5) < 1e-9);
+        QVERIFY(qAbs(f.high - f.tok_s * k->decode_high * 1.5) < 1e-9);
+        QVERIFY(f.basis.find("no decode evidence") != std::string::npos);
+    }
+
+    void cpuOnlyDecodeReadsEveryWeightAtTheCpuClassFraction() {
+        // 4e9 B per token from 80 GB/s host RAM, 32 layers, no GPU:
+        // t = 4e9 / (cpu bw_fraction × 80e9) + 32 × cpu us_per_layer µs.
         const SpeedModelConstants& c = fittedSpeedConstants();
         const SpeedClassConstants* cpu = nullptr;
         for (const auto& k : c.classes)
             if (std::string(k.key) == "cpu") cpu = &k;
-        QVERIFY(cpu && cpu->decode_rows == 0);
+        QVERIFY(cpu && cpu->decode_rows >= 3);
         SpeedWork w;
         w.backend = "cpu";
         w.host_read_bytes = 4000000000ull;
         w.host_bandwidth_gbs = 80;
         w.n_layer = 32;
         const double t = 4e9 / (cpu->bw_fraction * 80e9) + 32 * cpu->us_per_layer * 1e-6;
-        const SpeedFigure f = estimateDecode(w, c);
-        QVERIFY(qAbs(f.tok_s - 1 / t) < 1e-9);
-        QVERIFY(qAbs(f.low - f.tok_s * cpu->decode_low / 1.5) < 1e-9);
-        QVERIFY(qAbs(f.high - f.tok_s * cpu->decode_high * 1.5) < 1e-9);
-        QVERIFY(f.basis.find("no decode evidence") != std::string::npos);
+        QVERIFY(qAbs(modelDecodeTokS(w, c) - 1 / t) < 1e-9);
     }
 
     void decodeSlowsAsTheKvCacheGrowsAndPrefillAsAttentionGrows() {

@@ -139,6 +139,40 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, SpeedModel::X).data().toDouble(), 1.0);
     }
 
+    void theRungTableShowsEverySpeedWithItsRangeAndBasis() {
+        // Issue 11: a speed is never shown without its range. Rung 0 decodes at 80 tok/s
+        // expected in 60-100, on the basis the tooltip repeats.
+        Plan p = twoRungPlan();
+        p.rungs[0].speed.decode_low = 60;
+        p.rungs[0].speed.decode_high = 100;
+        p.rungs[0].speed.decode_basis = "bandwidth-bound, 82 % of 1008 GB/s";
+        p.rungs[0].speed.prefill_low = 2000;
+        p.rungs[0].speed.prefill_high = 4000;
+        RungTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPlan(p);
+        int decode = -1, prefill = -1;
+        for (int c = 0; c < model.columnCount(); ++c) {
+            const QString h = model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            if (h == QStringLiteral("Decode tok/s")) decode = c;
+            if (h == QStringLiteral("Prefill tok/s")) prefill = c;
+        }
+        QVERIFY(decode >= 0 && prefill >= 0);
+        QCOMPARE(model.index(0, decode).data().toString(), QStringLiteral("80.0 (60.0–100.0)"));
+        QCOMPARE(model.index(0, prefill).data().toString(), QStringLiteral("3000 (2000–4000)"));
+        const QString tip = model.index(0, decode).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("decode 80.0 tok/s (60.0–100.0)")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("82 % of 1008 GB/s")), qPrintable(tip));
+        // Sorting stays numeric: the sort role is the point estimate, not the text.
+        QCOMPARE(model.index(0, decode).data(SortRole).toDouble(), 80.0);
+        // The speed chart's model carries the range its band is drawn from.
+        SpeedModel speed;
+        speed.setPlan(p);
+        QCOMPARE(speed.index(0, SpeedModel::DecodeLow).data().toDouble(), 60.0);
+        QCOMPARE(speed.index(0, SpeedModel::DecodeHigh).data().toDouble(), 100.0);
+    }
+
     void expertModelSplitsTheGpuRoomIntoSlotsAndPages() {
         ExpertSplitModel model;
         QAbstractItemModelTester tester(&model,
@@ -170,6 +204,51 @@ private Q_SLOTS:
             QCOMPARE(gpu.index(r, RungMemoryModel::Used).data(BytesRole).toLongLong(),
                      qlonglong(t.total()));
         }
+    }
+
+    void theMoeCurveModelHasOnePointPerNCpuMoeValueAtTheLaunchWindow() {
+        // Qwen3-30B-A3B has 48 MoE blocks: --n-cpu-moe 0..48 is 49 points, priced at the plan's
+        // launch window. Moving a block's experts to RAM frees GPU bytes and costs decode speed
+        // (host RAM is slower than VRAM), and every point shows decode inside its range.
+        auto catalog = loadBuiltinCatalog();
+        QVERIFY(catalog.has_value());
+        auto shape = catalog->shape("qwen3-30b-a3b");
+        QVERIFY(shape.has_value());
+        auto plan = makePlan(*shape, snapshotFromSizes({24 * GiB}, 64 * GiB, false), PlanOptions{});
+        QVERIFY(plan.has_value());
+        MoeCurveModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPlan(*plan);
+        QVERIFY(model.applicable());
+        QCOMPARE(model.rowCount(), 0); // priced on refresh(), when the curve is on screen
+        model.refresh();
+        QCOMPARE(model.context(), plan->decision.context);
+        QCOMPARE(model.rowCount(), 49);
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const auto at = [&](int c) { return model.index(r, c).data().toDouble(); };
+            QCOMPARE(at(MoeCurveModel::NCpuMoe), double(r));
+            QVERIFY(at(MoeCurveModel::DecodeLow) <= at(MoeCurveModel::Decode));
+            QVERIFY(at(MoeCurveModel::Decode) <= at(MoeCurveModel::DecodeHigh));
+            if (r == 0) continue;
+            const auto before = [&](int c) { return model.index(r - 1, c).data().toDouble(); };
+            QVERIFY(at(MoeCurveModel::GpuGiB) <= before(MoeCurveModel::GpuGiB));
+            QVERIFY(at(MoeCurveModel::Decode) <= before(MoeCurveModel::Decode));
+        }
+        QVERIFY(model.index(0, MoeCurveModel::Decode)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("--n-cpu-moe 0")));
+        // A dense model has no experts to move: no curve.
+        auto dense = catalog->shape("llama-3.1-8b-instruct");
+        QVERIFY(dense.has_value());
+        auto densePlan =
+            makePlan(*dense, snapshotFromSizes({24 * GiB}, 64 * GiB, false), PlanOptions{});
+        QVERIFY(densePlan.has_value());
+        model.setPlan(*densePlan);
+        model.refresh();
+        QVERIFY(!model.applicable());
+        QCOMPARE(model.rowCount(), 0);
     }
 
     void catalogModelFillsTheFitColumnOffTheGuiThread() {

@@ -2,6 +2,7 @@
 
 #include "rungmodels.h"
 
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>
@@ -96,6 +97,15 @@ QStringList categoriesFrom(const QAbstractItemModel* model, int column) {
     for (int r = 0; r < model->rowCount(); ++r)
         out << model->index(r, column).data().toString();
     return out;
+}
+
+// A speed range as a translucent band behind its line (setTheme() resets it: re-applied on a
+// palette change).
+void styleRangeBand(QAreaSeries* band) {
+    QColor fill(0x2e, 0x86, 0xc1);
+    fill.setAlpha(50);
+    band->setBrush(fill);
+    band->setPen(Qt::NoPen);
 }
 
 double columnMax(const QAbstractItemModel* model, const QList<int>& columns, bool stacked) {
@@ -255,6 +265,21 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
             connect(series, &QLineSeries::clicked, this,
                     [this](const QPointF& p) { Q_EMIT rungActivated(qRound(p.x())); });
         }
+        // The decode range as a band behind the decode line (mapped like the lines).
+        auto* low = new QLineSeries(chart);
+        auto* high = new QLineSeries(chart);
+        for (const auto& edge : {std::pair{low, int(SpeedModel::DecodeLow)},
+                                 std::pair{high, int(SpeedModel::DecodeHigh)}}) {
+            auto* mapper = new QVXYModelMapper(edge.first);
+            mapper->setModel(m_speed_model);
+            mapper->setSeries(edge.first);
+            mapper->setXColumn(SpeedModel::X);
+            mapper->setYColumn(edge.second);
+        }
+        auto* band = new QAreaSeries(high, low);
+        band->setName(tr("Decode range"));
+        styleRangeBand(band);
+        chart->addSeries(band);
         auto* chosen = new QScatterSeries(chart);
         chosen->setName(tr("Launch window"));
         chosen->setMarkerSize(14);
@@ -278,6 +303,8 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
             styleAxis(a);
         decode->attachAxis(x);
         decode->attachAxis(yDecode);
+        band->attachAxis(x);
+        band->attachAxis(yDecode);
         chosen->attachAxis(x);
         chosen->attachAxis(yDecode);
         prefill->attachAxis(x);
@@ -296,7 +323,9 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
             }
             x->setRange(-0.25, std::max(0.25, n - 0.75));
             yDecode->setRange(
-                0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Decode}, false) * 1.1));
+                0, std::max(1.0, columnMax(m_speed_model,
+                                           {SpeedModel::Decode, SpeedModel::DecodeHigh}, false) *
+                                     1.05));
             yPrefill->setRange(
                 0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
         };
@@ -309,6 +338,92 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_speed_view->viewport()->installEventFilter(this);
         m_speed_view->setFocusPolicy(Qt::NoFocus);
         m_tabs->addTab(m_speed_view, tr("Speed"));
+    }
+
+    // The MoE offload curve: decode (with its range as a band) and prefill against the number of
+    // blocks whose experts stay on the CPU, GPU GiB on the right, at the launch window.
+    m_moe_model = new MoeCurveModel(this);
+    {
+        auto* chart = new QChart;
+        styleChart(chart);
+        auto* low = new QLineSeries(chart);
+        auto* high = new QLineSeries(chart);
+        auto* decode = new QLineSeries(chart);
+        decode->setName(tr("Decode tok/s"));
+        decode->setPointsVisible(true);
+        auto* gpu = new QLineSeries(chart);
+        gpu->setName(tr("GPU GiB"));
+        for (const auto& line : {std::pair{low, int(MoeCurveModel::DecodeLow)},
+                                 std::pair{high, int(MoeCurveModel::DecodeHigh)},
+                                 std::pair{decode, int(MoeCurveModel::Decode)},
+                                 std::pair{gpu, int(MoeCurveModel::GpuGiB)}}) {
+            auto* mapper = new QVXYModelMapper(line.first);
+            mapper->setModel(m_moe_model);
+            mapper->setSeries(line.first);
+            mapper->setXColumn(MoeCurveModel::NCpuMoe);
+            mapper->setYColumn(line.second);
+        }
+        // The band is drawn from the mapped low/high lines (the area owns no data of its own).
+        auto* band = new QAreaSeries(high, low);
+        band->setName(tr("Decode range"));
+        styleRangeBand(band);
+        chart->addSeries(band);
+        chart->addSeries(decode);
+        chart->addSeries(gpu);
+        for (QLineSeries* series : {decode, gpu}) {
+            const int column =
+                series == decode ? int(MoeCurveModel::Decode) : int(MoeCurveModel::GpuGiB);
+            connect(series, &QLineSeries::hovered, this, [this, column](const QPointF& p, bool on) {
+                showHover(m_moe_model, qRound(p.x()), column, on);
+            });
+        }
+        auto* x = new QValueAxis(chart);
+        x->setTitleText(tr("--n-cpu-moe (blocks whose experts stay in RAM)"));
+        x->setLabelFormat(QStringLiteral("%.0f"));
+        auto* yDecode = new QValueAxis(chart);
+        yDecode->setTitleText(tr("decode tok/s"));
+        yDecode->setLabelFormat(QStringLiteral("%.0f"));
+        auto* yGpu = new QValueAxis(chart);
+        yGpu->setTitleText(tr("GPU GiB"));
+        yGpu->setLabelFormat(QStringLiteral("%.0f"));
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(yDecode, Qt::AlignLeft);
+        chart->addAxis(yGpu, Qt::AlignRight);
+        for (QAbstractAxis* a :
+             {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(yDecode),
+              static_cast<QAbstractAxis*>(yGpu)})
+            styleAxis(a);
+        for (QAbstractSeries* series :
+             {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(decode)}) {
+            series->attachAxis(x);
+            series->attachAxis(yDecode);
+        }
+        gpu->attachAxis(x);
+        gpu->attachAxis(yGpu);
+        auto moeAxes = [this, chart, x, yDecode, yGpu] {
+            const int n = m_moe_model->rowCount();
+            chart->setTitle(tr("MoE offload curve at %1 (estimates, band = decode range)")
+                                .arg(tokensText(m_moe_model->context())));
+            x->setRange(0, std::max(1, n - 1));
+            yDecode->setRange(
+                0,
+                std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::DecodeHigh}, false) * 1.05));
+            yGpu->setRange(
+                0, std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::GpuGiB}, false) * 1.1));
+        };
+        connect(m_moe_model, &QAbstractItemModel::modelReset, chart, moeAxes);
+        connect(m_moe_model, &QAbstractItemModel::dataChanged, chart, moeAxes);
+        m_moe_view = new QChartView(chart, m_tabs);
+        m_moe_view->setObjectName(QStringLiteral("moeCurveChart"));
+        m_moe_view->setAccessibleName(tr("MoE offload curve chart"));
+        m_moe_view->setRenderHint(QPainter::Antialiasing);
+        m_moe_view->viewport()->installEventFilter(this);
+        m_moe_view->setFocusPolicy(Qt::NoFocus);
+        m_tabs->addTab(m_moe_view, tr("MoE offload"));
+        // The curve is priced when it comes on screen (see MoeCurveModel::refresh).
+        connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+            if (m_tabs->currentWidget() == m_moe_view) m_moe_model->refresh();
+        });
     }
 
     m_expert_model = new ExpertSplitModel(this);
@@ -542,6 +657,9 @@ void ChartsPanel::setPlan(const Plan& plan) {
     m_expert_model->setPlan(plan);
     m_table_model->setPlan(plan);
     m_tabs->setTabEnabled(m_tabs->indexOf(m_expert_view), m_expert_model->applicable());
+    m_moe_model->setPlan(plan);
+    m_tabs->setTabEnabled(m_tabs->indexOf(m_moe_view), m_moe_model->applicable());
+    if (m_tabs->currentWidget() == m_moe_view) m_moe_model->refresh();
 }
 
 void ChartsPanel::clear() {
@@ -567,6 +685,7 @@ void ChartsPanel::changeEvent(QEvent* e) {
                 styleBudget(line);
             if (auto* chosen = qobject_cast<QScatterSeries*>(s))
                 chosen->setColor(QColor(0xf1, 0xc4, 0x0f));
+            if (auto* band = qobject_cast<QAreaSeries*>(s)) styleRangeBand(band);
         }
         for (QAbstractSeries* s : v->chart()->series())
             if (auto* bars = qobject_cast<QStackedBarSeries*>(s))
@@ -657,7 +776,7 @@ QList<QPointF> ChartsPanel::budgetLinePoints(int chart) const {
 
 QList<QChartView*> ChartsPanel::chartViews() const {
     QList<QChartView*> out(m_memory_views.begin(), m_memory_views.end());
-    out << m_speed_view << m_expert_view;
+    out << m_speed_view << m_moe_view << m_expert_view;
     return out;
 }
 

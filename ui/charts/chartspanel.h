@@ -1,5 +1,6 @@
 // The charts: memory per rung for each GPU and for host RAM (stacked by term, budget line), the
-// MoE expert-cache vs KV split, and decode/prefill speed vs context. Every chart is a view of an
+// MoE expert-cache vs KV split, decode/prefill speed vs context and the MoE offload curve
+// (decode with its range and GPU GiB per --n-cpu-moe value). Every chart is a view of an
 // item model from rungmodels.h through a model mapper; the panel owns the models, the charts
 // never hold data of their own.
 #pragma once
@@ -29,6 +30,7 @@ double niceTickStep(double top, int max_ticks = 5);
 class SpeedModel;
 class ExpertSplitModel;
 class RungTableModel;
+class MoeCurveModel;
 
 class ChartsPanel : public QWidget {
     Q_OBJECT
@@ -46,6 +48,8 @@ public:
     RungMemoryModel* memoryModel(int i) const { return m_memory_models[size_t(i)]; }
     SpeedModel* speedModel() const { return m_speed_model; }
     ExpertSplitModel* expertModel() const { return m_expert_model; }
+    // The --n-cpu-moe curve of the plan (empty for a dense model).
+    MoeCurveModel* moeCurveModel() const { return m_moe_model; }
     RungTableModel* tableModel() const { return m_table_model; }
     QTableView* table() const { return m_table; }
     // The chart on the visible tab (what Save chart writes).
@@ -94,6 +98,8 @@ private:
     ExpertSplitModel* m_expert_model = nullptr;
     QChartView* m_speed_view = nullptr;
     QChartView* m_expert_view = nullptr;
+    MoeCurveModel* m_moe_model = nullptr;
+    QChartView* m_moe_view = nullptr;
     RungTableModel* m_table_model = nullptr;
     QTableView* m_table = nullptr;
 };
