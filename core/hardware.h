@@ -2,6 +2,7 @@
 // profile, or typed in. MemoryBudget: what a plan may use of it, capacity or live.
 #pragma once
 
+#include "calibration.h"
 #include "result.h"
 #include "units.h"
 
@@ -76,6 +77,8 @@ struct HardwareSnapshot {
     double cpu_tflops = 0; // CPU FP32 throughput for prefill estimates (0 = unknown)
     unsigned cpu_threads = 0;
     std::vector<std::string> notes; // probe remarks ("no Vulkan loader: …")
+    // What `headroom-cli verify --save-calibration` measured with the user's llama.cpp (issue 10).
+    std::optional<Calibration> calibration;
 };
 
 // The most GPUs a plan places layers on: llama.cpp's own limit (src/llama.cpp llama_max_devices()
