@@ -47,8 +47,9 @@ ServerLog parseServerLog(std::string_view text) {
     static const std::regex buffer_re(
         R"((\S+)\s+(model|KV|RS|output|compute) buffer size\s*=\s*([0-9]+(?:\.[0-9]+)?) MiB)");
     static const std::regex build_re(R"(build:? (\d+) \(([0-9a-fA-F]+)\))");
+    // Columns are padded to the widest entry, hence \s* around every number.
     static const std::regex breakdown_re(
-        R"(\|\s+-\s+(\S+) \((.*)\)\s+\|\s+(\d+) = (\d+) \+ \((\d+) = (\d+) \+ (\d+) \+ (\d+)\) \+ (-?\d+) \|)");
+        R"(\|\s+-\s+(\S+) \((.*)\)\s*\|\s*(\d+)\s*=\s*(\d+)\s*\+\s*\(\s*(\d+)\s*=\s*(\d+)\s*\+\s*(\d+)\s*\+\s*(\d+)\s*\)\s*\+\s*(-?\d+)\s*\|)");
     // A log is bounded by the caller; each line is bounded here so a hostile line cannot make
     // the regex engine's recursion deep.
     constexpr std::size_t kMaxLine = 4096;
@@ -81,7 +82,7 @@ ServerLog parseServerLog(std::string_view text) {
             continue;
         }
         if (line.find("unaccounted") == std::string::npos &&
-            line.find("| - ") != std::string::npos && std::regex_search(line, m, breakdown_re)) {
+            line.find(" - ") != std::string::npos && std::regex_search(line, m, breakdown_re)) {
             const std::string name = m[1].str();
             auto it = std::find_if(log.breakdown.begin(), log.breakdown.end(),
                                    [&](const LoggedDeviceMemory& d) { return d.name == name; });
