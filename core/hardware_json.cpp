@@ -287,7 +287,7 @@ json hardwareToJson(const HardwareSnapshot& hw) {
 namespace {
 
 Result<HardwareSnapshot> hardwareFromJsonUnguarded(const json& j, const std::string& where) {
-    const std::string root = where;
+    const std::string& root = where;
     if (!j.is_object())
         return makeError(ErrorCode::InvalidArgument,
                          (root.empty() ? std::string("hardware") : root) + ": expected an object");

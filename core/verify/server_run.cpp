@@ -81,7 +81,9 @@ std::string findProgram(const std::string& given) {
         if (end == std::string::npos) end = dirs.size();
         std::string dir = dirs.substr(pos, end - pos);
         if (dir.empty()) dir = ".";
-        const std::string candidate = dir + "/" + given;
+        std::string candidate = dir;
+        candidate += '/';
+        candidate += given;
         if (runnable(candidate)) return candidate;
         pos = end + 1;
     }
@@ -122,6 +124,7 @@ ServerRun runUntilLoaded(const std::string& program, const std::vector<std::stri
     argv_store.push_back(program);
     argv_store.insert(argv_store.end(), args.begin(), args.end());
     std::vector<char*> argv;
+    argv.reserve(argv_store.size() + 1);
     for (auto& a : argv_store)
         argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -65,7 +65,7 @@ class TestCliVerify : public QObject {
     QString model_;
 
     QString script(const QString& name, const QByteArray& body) {
-        const QString p = dir_.filePath(name);
+        QString p = dir_.filePath(name);
         QFile f(p);
         if (!f.open(QIODevice::WriteOnly)) return {};
         f.write("#!/bin/sh\n" + body);
