@@ -2,6 +2,7 @@
 // profile, or typed in. MemoryBudget: what a plan may use of it, capacity or live.
 #pragma once
 
+#include "calibration.h"
 #include "result.h"
 #include "units.h"
 
@@ -107,6 +108,8 @@ struct HardwareSnapshot {
     unsigned cpu_threads = 0;
     std::vector<std::string> notes; // probe remarks ("no Vulkan loader: …")
     std::vector<RpcHost> rpc_hosts; // llama.cpp RPC servers the main host offloads to (issue 15)
+    // What `headroom-cli verify --save-calibration` measured with the user's llama.cpp (issue 10).
+    std::optional<Calibration> calibration;
 };
 
 // One device a plan may place layers on, in llama.cpp's device order: every RPC host's devices

@@ -22,6 +22,18 @@ json optionalBytes(const std::optional<Bytes>& b) {
     return b ? json(*b) : json(nullptr);
 }
 
+// The verified calibration (core/calibration.h); null when the profile was never verified.
+json calibrationJson(const std::optional<Calibration>& c) {
+    if (!c) return nullptr;
+    return {{"llama_build", c->llama_build},
+            {"backend", c->backend},
+            {"model", c->model},
+            {"context", c->context},
+            {"device_compute_factor", c->device_compute_factor},
+            {"host_compute_factor", c->host_compute_factor},
+            {"device_overhead_bytes", c->device_overhead_bytes}};
+}
+
 // Reads typed fields out of one JSON object and remembers the first problem, so the parsing code
 // stays a flat list of fields and the error names the exact path ("devices[1].total_bytes").
 class Reader {
@@ -318,7 +330,9 @@ json hardwareToJson(const HardwareSnapshot& hw) {
               {"tflops", hw.cpu_tflops},
               {"tflops_provenance", hw.cpu_tflops_provenance}}},
             {"notes", hw.notes},
-            {"rpc_hosts", rpc}};
+            {"rpc_hosts", rpc},
+
+            {"calibration", calibrationJson(hw.calibration)}};
 }
 
 namespace {
@@ -374,6 +388,20 @@ Result<HardwareSnapshot> hardwareFromJsonUnguarded(const json& j, const std::str
     }
     r.strings("notes", hw.notes);
     rpcHostsFromJson(r, hw.rpc_hosts, err);
+    if (r.object("calibration")) {
+        Reader c(r.at("calibration"), r.field("calibration"), err);
+        Calibration cal;
+        c.str("llama_build", cal.llama_build);
+        c.str("backend", cal.backend);
+        c.str("model", cal.model);
+        c.u32("context", cal.context, UINT32_MAX);
+        // A compute buffer 1000 times its estimate is a broken measurement, not a calibration.
+        // Not a knob.
+        c.number("device_compute_factor", cal.device_compute_factor, 1000);
+        c.number("host_compute_factor", cal.host_compute_factor, 1000);
+        c.bytes("device_overhead_bytes", cal.device_overhead_bytes);
+        hw.calibration = cal;
+    }
     if (err) return *err;
     if (auto ok = validateSnapshot(hw); !ok) {
         Error e = ok.error();

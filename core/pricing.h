@@ -40,6 +40,11 @@ struct ResolvedOptions {
     bool voice = false;                   // KV spill restore budget: voice (200 ms) instead of text
     PinnedPlacement pinned;               // the user's placement flags (priced instead of searched)
     std::vector<BlockMoves> pinned_moves; // per block, what pinned.tensor_overrides move
+    // From the hardware profile's calibration when it was verified with this backend (issue 10):
+    // compute buffers scaled up by what the user's llama.cpp measured, and its runtime overhead.
+    double device_compute_factor = 1.0;
+    double host_compute_factor = 1.0;
+    Bytes device_overhead_bytes = 0; // 0: the built-in estimate (runtimeOverhead)
 };
 
 // The context sizes llama.cpp derives from -c/-np/-kvu (llama_context constructor in

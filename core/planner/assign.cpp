@@ -3,6 +3,7 @@
 #include "planner/planner_internal.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace headroom::detail {
@@ -28,6 +29,15 @@ Bytes runtimeOverhead(Backend b) {
     default:
         return 0;
     }
+}
+
+// A compute buffer raised by a verified calibration factor (>= 1, core/calibration.h), rounded up
+// so the scaled figure never lands below what was measured.
+Bytes scaledUp(Bytes b, double factor) {
+    if (factor <= 1.0) return b;
+    const double scaled = std::ceil(static_cast<double>(b) * factor);
+    return scaled >= static_cast<double>(kMaxPlausibleBytes) ? kMaxPlausibleBytes
+                                                             : static_cast<Bytes>(scaled);
 }
 
 // `parts` thirds of `b` (the three routed-expert banks, or the three FFN matrices, are the same
@@ -189,11 +199,15 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     // Compute buffers: one per backend that runs part of the graph.
     for (size_t d = 0; d < n_dev; ++d) {
         if (single && d > 0) continue; // a device llama.cpp does not use costs nothing
-        a.devices[d].compute = price.computeFor(dev_has_layers[d], static_cast<int>(d) == out_dev);
-        // An RPC device's runtime is its own server's (its backend, not the main host's).
-        a.devices[d].overhead = budget.devices[d].rpc_endpoint.empty()
-                                    ? runtimeOverhead(opt.backend)
-                                    : runtimeOverhead(budget.devices[d].backend);
+        a.devices[d].compute =
+            scaledUp(price.computeFor(dev_has_layers[d], static_cast<int>(d) == out_dev),
+                     opt.device_compute_factor);
+        // An RPC device's runtime is its own server's (its backend, not the main host's); a
+        // verified overhead (this machine's) replaces the built-in estimate, only ever upwards.
+        a.devices[d].overhead =
+            budget.devices[d].rpc_endpoint.empty()
+                ? std::max(runtimeOverhead(opt.backend), opt.device_overhead_bytes)
+                : runtimeOverhead(budget.devices[d].backend);
     }
     if (n_dev == 0) {
         a.host.compute = price.computeFor(true, true);
@@ -202,6 +216,7 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
                              ? price.computeFor(host_has_layers, out_dev < 0)
                              : price.compute_host;
     }
+    a.host.compute = scaledUp(a.host.compute, opt.host_compute_factor);
     Terms& mtp_home = out_dev >= 0 ? a.devices[out_dev] : a.host;
     mtp_home.compute = satAdd(mtp_home.compute, price.compute_mtp);
     mtp_home.kv_k = satAdd(mtp_home.kv_k, price.mtp_kv_k);

@@ -47,6 +47,12 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     // once here (validateOptions has already checked every pattern).
     r.pinned = o.pinned;
     if (auto moves = tensorMoves(model, o.pinned.tensor_overrides)) r.pinned_moves = *moves;
+    // A calibration measured with another backend says nothing about this one.
+    if (hw.calibration && hw.calibration->backend == backendName(r.backend)) {
+        r.device_compute_factor = appliedFactor(hw.calibration->device_compute_factor);
+        r.host_compute_factor = appliedFactor(hw.calibration->host_compute_factor);
+        r.device_overhead_bytes = hw.calibration->device_overhead_bytes;
+    }
     return r;
 }
 
@@ -222,6 +228,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     plan.notes.push_back(
         "compute buffers, runtime overhead and speeds are estimates; weights, KV cache, recurrent "
         "state and output buffer follow llama.cpp's allocation exactly");
+    if (hw.calibration) plan.notes.push_back(calibrationNote(*hw.calibration));
 
     std::vector<std::uint32_t> contexts = contextLadder(native);
     std::optional<std::uint32_t> exact;
