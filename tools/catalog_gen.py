@@ -243,6 +243,43 @@ M.append(dense("deepseek-v2-lite-chat", "DeepSeek-V2-Lite Chat", "deepseek2",
          "n_ff_shexp": 1408, "dense_lead": 1},
     active=2_400_000_000))
 
+# --- DeepSeek-V3 (MLA + MoE, 671B) -------------------------------------------------------
+# deepseek-ai/DeepSeek-V3 config.json (explained key by key in a public gist that links the
+# DeepSeek-V3-Base config.json; the same values are the DeepseekV3Config defaults documented on
+# deepwiki.com/inclusionAI/MoBE/8.1-deepseekv3config): hidden 7168, 61 layers, 128 heads (and 128
+# KV heads), q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128 + qk_rope_head_dim 64 = 192
+# per query/key head, v_head_dim 128, intermediate_size 18432 (the dense layers),
+# moe_intermediate_size 2048, 256 routed experts, 8 per token, 1 shared, vocab 129280,
+# max_position_embeddings 163840. first_k_dense_replace 3 and v_head_dim 128: a Megatron recipe
+# for the model (moe_layer_freq ([0]*3+[1]*58), v_head_dim 128, shared expert 2048). The model's
+# README_WEIGHTS: 671B parameters in the 61 main layers, 36.7B active; one MTP module stored as
+# layer 61 (num_nextn_predict_layers 1), which llama.cpp's converter leaves out of deepseek2 GGUFs
+# (block_count = num_hidden_layers), so the files below have 61 blocks and no nextn layer.
+# KV: priced as MLA (one latent row of kv_lora_rank + rope = 576 elements per token and layer, no
+# V; llama-kv-cache.cpp has_v = !is_mla) like DeepSeek-V2-Lite above; the same caveat holds for a
+# GGUF converted before llama.cpp split wkv_b (its header says so, and shape_from_gguf reads it).
+# File sizes: bartowski's card for the 0324 checkpoint (same architecture and tensor shapes as V3),
+# which prints "404.43GB" (decimal GB, two places; every part of the split quant together).
+DSV3_BART = HF + "bartowski/deepseek-ai_DeepSeek-V3-0324-GGUF"
+M.append(dense("deepseek-v3", "DeepSeek-V3 (0324)", "deepseek2",
+    [HF + "deepseek-ai/DeepSeek-V3/blob/main/config.json",
+     HF + "deepseek-ai/DeepSeek-V3-Base/blob/main/config.json",
+     "https://gist.github.com/vinhnx/40eaf98b4bb51f0770276020a690bad5",
+     "https://deepwiki.com/inclusionAI/MoBE/8.1-deepseekv3config",
+     "https://github.com/deepseek-ai/DeepSeek-V3/blob/main/README_WEIGHTS.md",
+     DSV3_BART],
+    163840, 129280, 7168, 61, 18432, 128, 128, 192, 671_000_000_000,
+    [card("Q4_K_M", 404.43, DSV3_BART + "#download-a-file-not-the-whole-branch-from-below"),
+     card("Q4_1", 419.94, DSV3_BART + "#download-a-file-not-the-whole-branch-from-below"),
+     card("Q5_K_S", 461.81, DSV3_BART + "#download-a-file-not-the-whole-branch-from-below"),
+     card("Q5_K_M", 475.40, DSV3_BART + "#download-a-file-not-the-whole-branch-from-below"),
+     card("Q6_K", 550.80, DSV3_BART + "#download-a-file-not-the-whole-branch-from-below"),
+     card("Q8_0", 713.29, DSV3_BART + "#download-a-file-not-the-whole-branch-from-below")],
+    attention={"head_dim_v": 128, "kv_lora_rank": 512, "rope_dim": 64, "q_lora_rank": 1536},
+    moe={"n_expert": 256, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 2048,
+         "n_ff_shexp": 2048, "dense_lead": 3},
+    active=36_700_000_000))
+
 M.append(dense("gemma-3-4b-it", "Gemma 3 4B IT", "gemma3",
     [HF + "google/gemma-3-4b-it/blob/main/config.json", G3.format(s="4b"),
      HF + "gaianet/gemma-3-4b-it-GGUF"],

@@ -4,6 +4,7 @@
 #include "core/export/llama_server.h"
 #include "core/export/llama_swap.h"
 #include "core/export/ollama.h"
+#include "core/export/rpc_server.h"
 #include "core/resources.h"
 
 #include <QApplication>
@@ -17,6 +18,8 @@
 #include <QPushButton>
 #include <QStyle>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace headroom::ui {
 
@@ -119,6 +122,37 @@ QString ExportPanel::text() const {
     return m_text->toPlainText();
 }
 
+namespace {
+
+// The rpc-server each RPC host must run before this llama-server starts (issue 15), as comment
+// lines: they run on other machines. Read from the launch's own --rpc, so the panel never lists
+// a host the line does not use.
+QString rpcServerComments(const Plan& plan, const LaunchCommand& launch) {
+    const auto at = std::find(launch.argv.begin(), launch.argv.end(), std::string("--rpc"));
+    if (at == launch.argv.end() || at + 1 == launch.argv.end()) return {};
+    LaunchConfig servers;
+    std::size_t from = 0;
+    const std::string& list = *(at + 1);
+    while (from <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', from), list.size());
+        servers.rpc_servers.push_back(list.substr(from, comma - from));
+        from = comma + 1;
+    }
+    QString out;
+    for (const RpcServerLaunch& l : rpcServerLaunches(plan.hardware, servers)) {
+        QString line =
+            QStringLiteral("# On %1%2:")
+                .arg(qs(l.endpoint),
+                     l.label.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(l.label)));
+        for (const std::string& a : l.argv)
+            line += QLatin1Char(' ') + qs(a);
+        out += line + QLatin1Char('\n');
+    }
+    return out;
+}
+
+} // namespace
+
 void ExportPanel::render() {
     if (!m_has_plan) return;
     const auto format = Format(m_format->currentData().toInt());
@@ -156,8 +190,17 @@ void ExportPanel::render() {
             ok = false;
             out = tr("# Nothing to launch: %1").arg(qs(launch.error().message));
         } else {
+            const QString servers = rpcServerComments(m_plan, *launch);
             out = qs(format == LlamaServerScript ? llamaServerScript(*launch)
                                                  : llamaServerCommandLine(*launch));
+            // A script keeps its #! line first; the command line starts with the servers.
+            if (!servers.isEmpty()) {
+                const qsizetype body =
+                    format == LlamaServerScript && out.startsWith(QLatin1String("#!"))
+                        ? out.indexOf(QLatin1Char('\n')) + 1
+                        : 0;
+                out.insert(body, servers);
+            }
             if (format == LlamaServerLine)
                 for (const std::string& w : launch->warnings)
                     out += QStringLiteral("\n# ") + qs(w);

@@ -2,6 +2,7 @@
 
 #include "export/rpc_server.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -38,6 +39,75 @@ std::string tokRange(double v, double lo, double hi) {
     return tokS(v) + " (" + tokS(lo) + "-" + tokS(hi) + ")";
 }
 
+// The short name of device i in table columns: llama.cpp's own name ("RPC0") and, for an RPC
+// device, what it is on its server ("RPC0 CUDA0"); the host is said by the group it sits in.
+// Budget devices are in clusterDevices() order (MemoryBudget is built from it).
+std::string shortDeviceName(const Plan& plan, std::size_t i) {
+    const std::vector<ClusterDevice> cluster = clusterDevices(plan.hardware);
+    if (i >= cluster.size() || cluster.size() != plan.budget.devices.size())
+        return i < plan.budget.devices.size() ? plan.budget.devices[i].name : std::string();
+    const ClusterDevice& c = cluster[i];
+    if (c.rpc_host < 0) return c.name;
+    return c.gpu && !c.gpu->name.empty() ? c.name + " " + c.gpu->name : c.name;
+}
+
+// The rung whose placement the per-host table shows: the launch window, else (every rung
+// refused) the smallest rung, so a refused cluster still shows where each layer would go.
+const Rung* shownRung(const Plan& plan) {
+    if (plan.rungs.empty()) return nullptr;
+    const int i = plan.decision.rung_index;
+    if (i >= 0 && i < static_cast<int>(plan.rungs.size())) return &plan.rungs[i];
+    return &plan.rungs.front();
+}
+
+// One block per host (every RPC host in --rpc order, then this machine), one line per device it
+// serves: what the plan puts there, its budget and its layers (issue 15: the user reads which
+// machine is short, not only which RPCn device).
+void writeHostTable(std::ostringstream& out, const Plan& plan) {
+    const Rung* r = shownRung(plan);
+    if (!r || plan.hardware.rpc_hosts.empty()) return;
+    out << "Per host and device at " << formatTokens(r->requested_context)
+        << " (GiB: weights, KV, compute, output, total / usable; layers):\n";
+    const auto deviceLine = [&out, &plan, r](std::size_t i) {
+        const DeviceUse& d = r->devices[i];
+        const std::uint32_t layers =
+            i < r->placement.device_layers.size() ? r->placement.device_layers[i] : 0;
+        out << "    " << pad(shortDeviceName(plan, i).substr(0, 18), 19)
+            << rpad(gib(d.terms.weights), 8) << rpad(gib(d.terms.kv()), 8)
+            << rpad(gib(d.terms.compute), 8) << rpad(gib(d.terms.output), 7)
+            << rpad(gib(d.bytes), 9) << " / "
+            << pad(gib(static_cast<Bytes>(std::max<SignedBytes>(0, d.budget_bytes))), 8)
+            << rpad(std::to_string(layers), 4) << " layers\n";
+    };
+    for (const auto& h : plan.hardware.rpc_hosts) {
+        out << "  rpc " << h.endpoint << (h.label.empty() ? "" : " (" + h.label + ")");
+        char link[96];
+        std::snprintf(link, sizeof link, "  link %.3g GB/s, round trip %.3g ms", h.link_gbs,
+                      h.rtt_ms);
+        out << link << "\n";
+        for (std::size_t i = 0; i < r->devices.size(); ++i)
+            if (r->devices[i].rpc_endpoint == h.endpoint) deviceLine(i);
+    }
+    out << "  this machine (main host, llama-server)\n";
+    for (std::size_t i = 0; i < r->devices.size(); ++i)
+        if (r->devices[i].rpc_endpoint.empty()) deviceLine(i);
+    out << "    " << pad("host RAM", 19) << rpad(gib(r->host.weights), 8)
+        << rpad(gib(r->host.kv()), 8) << rpad(gib(r->host.compute), 8)
+        << rpad(gib(r->host.output), 7) << rpad(gib(r->host_bytes), 9) << " / "
+        << pad(plan.budget.uma
+                   ? std::string("shared")
+                   : gib(static_cast<Bytes>(std::max<SignedBytes>(0, r->host_budget_bytes))),
+               8)
+        << rpad(std::to_string(r->placement.host_layers), 4) << " layers\n";
+}
+
+void writeRpcServerLine(std::ostringstream& out, const RpcServerLaunch& l) {
+    out << "On " << l.endpoint << (l.label.empty() ? "" : " (" + l.label + ")") << ":";
+    for (const auto& a : l.argv)
+        out << " " << a;
+    out << "\n";
+}
+
 } // namespace
 
 std::string formatPlanTable(const Plan& plan) {
@@ -69,8 +139,8 @@ std::string formatPlanTable(const Plan& plan) {
     out << pad("context", 9) << pad("verdict", 10) << rpad("weights", 8) << rpad("KV", 8)
         << rpad("state", 7) << rpad("compute", 8) << rpad("output", 7) << rpad("ovh", 6)
         << rpad("total", 8) << "  ";
-    for (const auto& d : plan.budget.devices)
-        out << rpad(d.name.substr(0, 10) + " GiB", 16) << " ";
+    for (std::size_t i = 0; i < plan.budget.devices.size(); ++i)
+        out << rpad(shortDeviceName(plan, i).substr(0, 11) + " GiB", 16) << " ";
     out << rpad("host GiB", 14) << rpad("tok/s", 19) << rpad("pp/s", 21) << "\n";
     for (size_t i = 0; i < plan.rungs.size(); ++i) {
         const Rung& r = plan.rungs[i];
@@ -112,6 +182,8 @@ std::string formatPlanTable(const Plan& plan) {
         }
     }
     out << "\n";
+    writeHostTable(out, plan);
+    if (!plan.hardware.rpc_hosts.empty()) out << "\n";
 
     const Decision& d = plan.decision;
     if (d.refused) {
@@ -136,14 +208,21 @@ std::string formatPlanTable(const Plan& plan) {
     }
     for (const auto& why : d.reasons)
         out << "  - " << why << "\n";
+    if (!plan.launch && !plan.hardware.rpc_hosts.empty()) {
+        // Every rung refused: no llama-server line, but the servers each host must run do not
+        // depend on the fit (host, port, devices, cache), so the user can still start them and
+        // re-plan with --probe against what they really serve.
+        LaunchConfig servers;
+        for (const auto& h : plan.hardware.rpc_hosts)
+            servers.rpc_servers.push_back(h.endpoint);
+        out << "No launch (every context is refused); the RPC servers it would use:\n";
+        for (const auto& l : rpcServerLaunches(plan.hardware, servers))
+            writeRpcServerLine(out, l);
+    }
     if (plan.launch) {
         // Each RPC host first: llama-server connects to them at start-up (issue 15).
-        for (const auto& l : rpcServerLaunches(plan.hardware, *plan.launch)) {
-            out << "On " << l.endpoint << (l.label.empty() ? "" : " (" + l.label + ")") << ":";
-            for (const auto& a : l.argv)
-                out << " " << a;
-            out << "\n";
-        }
+        for (const auto& l : rpcServerLaunches(plan.hardware, *plan.launch))
+            writeRpcServerLine(out, l);
         out << "Launch: llama-server -m MODEL.gguf";
         for (const auto& a : llamaServerArgs(*plan.launch))
             out << " " << (a.find_first_of("\\|()* ") != std::string::npos ? "'" + a + "'" : a);

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -380,6 +381,77 @@ private slots:
             QVERIFY(p.at("gpu_bytes").get<double>() <= q.at("gpu_bytes").get<double>());
             QVERIFY(d.at("tok_s").get<double>() <= q.at("decode").at("tok_s").get<double>());
         }
+    }
+
+    void deepSeekV3AcrossTwoRpcHostsShowsEachHostItsDevicesAndItsLaunch() {
+        // Issue 15's command, on a profile instead of live servers: two rpc-server hosts of two
+        // 141 GiB GPUs each (H200-sized) and a 24 GiB GPU on the main host. DeepSeek-V3 Q4_K_M is
+        // 404.43 GB (376.7 GiB) of weights, more than any one host holds and less than the
+        // 4 x 141 + 24 = 588 GiB of the three, so every host gets layers.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString profile = dir.filePath("cluster.json");
+        QFile f(profile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const auto gpu = [](const char* name, const char* gib) {
+            return std::string("{\"name\": \"") + name +
+                   "\", \"backend\": \"cuda\", \"total_bytes\": " + gib + "}";
+        };
+        // Each server's two GPUs as an rpc-server probe names them (ggml device names).
+        const std::string h200 = gpu("CUDA0", "151397597184") + ", " + // 141 GiB = 141 x 2^30
+                                 gpu("CUDA1", "151397597184");
+        f.write(("{\"ram\": {\"total_bytes\": 274877906944}, \"devices\": [" +
+                 gpu("RTX 4090", "25769803776") + // 24 GiB; RAM 256 GiB = 2^38
+                 "], \"rpc_hosts\": ["
+                 "{\"endpoint\": \"10.0.0.7:50052\", \"label\": \"den\", \"devices\": [" +
+                 h200 +
+                 "]}, {\"endpoint\": \"10.0.0.8:50052\", \"label\": \"attic\", "
+                 "\"devices\": [" +
+                 h200 + "]}]}")
+                    .c_str());
+        f.close();
+        const auto r =
+            runCli({"plan", "--model", "deepseek-v3", "--hardware", profile, "-c", "32K"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        const auto at = [&out](const QString& s) { return out.indexOf(s); };
+        // The per-host table: each RPC host in --rpc order, its devices (llama.cpp numbers RPC
+        // devices across hosts: RPC0, RPC1 on the first, RPC2, RPC3 on the second), then the main
+        // host with its own GPU and RAM.
+        QVERIFY2(at("Per host and device at 32K") >= 0, qPrintable(out));
+        const QStringList order = {"rpc 10.0.0.7:50052 (den)",
+                                   "    RPC0 CUDA0",
+                                   "    RPC1 CUDA1",
+                                   "rpc 10.0.0.8:50052 (attic)",
+                                   "    RPC2 CUDA0",
+                                   "    RPC3 CUDA1",
+                                   "this machine",
+                                   "    RTX 4090",
+                                   "    host RAM"};
+        qsizetype prev = at("Per host and device");
+        for (const auto& s : order) {
+            const qsizetype i = out.indexOf(s, prev);
+            QVERIFY2(i > prev, qPrintable(s + " is not in its place:\n" + out));
+            prev = i;
+        }
+        // The speed says how much of it is the network.
+        QVERIFY2(out.contains("Network (in the speeds above):"), qPrintable(out));
+        QVERIFY(out.contains("% of decode"));
+        // One rpc-server line per host serving its two GPUs, then the main llama-server line with
+        // --rpc and -ts.
+        QVERIFY2(out.contains("-d CUDA0,CUDA1 -c"), qPrintable(out));
+        QCOMPARE(out.count(QRegularExpression("^On 10\\.0\\.0\\.7:50052 \\(den\\): \\S*rpc-server ",
+                                              QRegularExpression::MultilineOption)),
+                 1);
+        QCOMPARE(
+            out.count(QRegularExpression("^On 10\\.0\\.0\\.8:50052 \\(attic\\): \\S*rpc-server ",
+                                         QRegularExpression::MultilineOption)),
+            1);
+        const QRegularExpression launch(
+            "^Launch: llama-server .*--rpc 10\\.0\\.0\\.7:50052,10\\.0\\.0\\.8:50052"
+            ".* -ts \\S+",
+            QRegularExpression::MultilineOption);
+        QVERIFY2(launch.match(out).hasMatch(), qPrintable(out));
     }
 
     void theMoeCurveOfADenseModelExitsTwo() {

@@ -395,6 +395,49 @@ private Q_SLOTS:
         QVERIFY(!w2.hardwarePanel()->loadProfile(bad.fileName()).has_value());
     }
 
+    void anRpcClusterProfileChartsEveryDeviceOfEveryHostAndLaunchesEachServer() {
+        // Two rpc-server hosts of two 141 GiB GPUs each and a 24 GiB GPU on the main host (the
+        // CLI test's cluster): DeepSeek-V3 Q4_K_M (376.7 GiB of weights) spreads over all five.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cluster.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray gpus = // 141 GiB = 151397597184 bytes each
+            "[{\"name\": \"CUDA0\", \"backend\": \"cuda\", \"total_bytes\": 151397597184},"
+            " {\"name\": \"CUDA1\", \"backend\": \"cuda\", \"total_bytes\": 151397597184}]";
+        f.write("{\"ram\": {\"total_bytes\": 274877906944}, \"devices\": [{\"name\": \"RTX 4090\", "
+                "\"backend\": \"cuda\", \"total_bytes\": 25769803776}], \"rpc_hosts\": ["
+                "{\"endpoint\": \"10.0.0.7:50052\", \"label\": \"den\", \"devices\": " +
+                gpus + "}, {\"endpoint\": \"10.0.0.8:50052\", \"label\": \"attic\", \"devices\": " +
+                gpus + "}]}");
+        f.close();
+        MainWindow w(quietConfig());
+        QVERIFY(w.hardwarePanel()->loadProfile(path).has_value());
+        QCOMPARE(w.controller()->hardware().rpc_hosts.size(), size_t(2));
+        selectRow(w, QStringLiteral("deepseek-v3"));
+        QVERIFY(w.controller()->plan());
+        // One memory chart per device, RPC devices first as llama.cpp orders them (4 on the two
+        // hosts, then the RTX 4090), then host RAM: 4 + 1 + 1 = 6. Each RPC chart is titled by
+        // its host, so the columns read grouped host by host.
+        QCOMPARE(w.chartsPanel()->memoryModelCount(), 6);
+        const QStringList titles = {QStringLiteral("rpc 10.0.0.7:50052 (den) RPC0"),
+                                    QStringLiteral("rpc 10.0.0.7:50052 (den) RPC1"),
+                                    QStringLiteral("rpc 10.0.0.8:50052 (attic) RPC2"),
+                                    QStringLiteral("rpc 10.0.0.8:50052 (attic) RPC3"),
+                                    QStringLiteral("RTX 4090")};
+        for (int i = 0; i < titles.size(); ++i)
+            QCOMPARE(w.chartsPanel()->memoryModel(i)->deviceName(), titles[i]);
+        // The launch: one rpc-server per host (its two GPUs), then llama-server with --rpc.
+        const QString launch = child<QPlainTextEdit>(&w, "exportText")->toPlainText();
+        QVERIFY2(launch.contains(QStringLiteral("# On 10.0.0.7:50052 (den): ggml-rpc-server -H "
+                                                "10.0.0.7 -p 50052 -d CUDA0,CUDA1 -c")),
+                 qPrintable(launch));
+        QVERIFY2(launch.contains(QStringLiteral("# On 10.0.0.8:50052 (attic): ggml-rpc-server -H "
+                                                "10.0.0.8 -p 50052 -d CUDA0,CUDA1 -c")),
+                 qPrintable(launch));
+        QVERIFY(launch.contains(QStringLiteral("--rpc 10.0.0.7:50052,10.0.0.8:50052")));
+    }
+
     void chartsSaveAsPngAndSvg() {
         QTemporaryDir dir;
         MainWindow w(quietConfig());
