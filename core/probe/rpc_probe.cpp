@@ -223,6 +223,12 @@ Result<std::vector<RpcEndpoint>> parseRpcEndpoints(std::string_view text) {
             start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
         auto ep = parseRpcEndpoint(item);
         if (!ep) return ep.error();
+        // llama.cpp registers an endpoint once (ggml-rpc.cpp ggml_backend_rpc_add_server keeps a
+        // map by endpoint), so a repeat adds no device: almost surely a typo for another port.
+        for (const auto& seen : out)
+            if (seen.text() == ep->text())
+                return makeError(ErrorCode::InvalidArgument, "--rpc lists " + ep->text() + " twice",
+                                 "llama.cpp would use that server once; give each host:port once");
         out.push_back(*ep);
         if (comma == std::string_view::npos) break;
         start = comma + 1;

@@ -248,6 +248,14 @@ private slots:
         QVERIFY(!parseRpcEndpoints("127.0.0.1:50052,"));
         QVERIFY(!parseRpcEndpoints(",127.0.0.1:50052"));
     }
+
+    void aRepeatedEndpointIsRefusedNamingIt() {
+        auto twice = parseRpcEndpoints("127.0.0.1:50052,127.0.0.1:50053,127.0.0.1:50052");
+        QVERIFY(!twice);
+        QCOMPARE(twice.error().code, ErrorCode::InvalidArgument);
+        QVERIFY2(twice.error().message.find("127.0.0.1:50052 twice") != std::string::npos,
+                 twice.error().message.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestRpcProbe)

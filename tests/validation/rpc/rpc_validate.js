@@ -37,13 +37,22 @@ function writeReplica(file) {
   writeGguf(file, { kv }, tensors);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-  });
+// n distinct free ports: every listener stays open until all are bound, so the kernel cannot
+// hand out the same ephemeral port twice (closing one before asking for the next can).
+async function freePorts(n) {
+  const servers = [];
+  for (let i = 0; i < n; ++i) {
+    servers.push(await new Promise((resolve, reject) => {
+      const s = net.createServer();
+      s.on('error', reject);
+      s.listen(0, '127.0.0.1', () => resolve(s));
+    }));
+  }
+  const ports = servers.map((s) => s.address().port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
 }
+async function freePort() { return (await freePorts(1))[0]; }
 
 function connects(port) {
   return new Promise((resolve) => {
@@ -86,7 +95,7 @@ async function main() {
   fs.mkdirSync(workDir, { recursive: true });
   const gguf = path.join(workDir, 'llama-rpc-replica.gguf');
   writeReplica(gguf);
-  const ports = [await freePort(), await freePort()];
+  const ports = await freePorts(2);
   const endpoints = ports.map((p) => `127.0.0.1:${p}`);
   ports.forEach((p, i) => start('ggml-rpc-server', ['-H', '127.0.0.1', '-p', String(p)], path.join(workDir, `rpc-server-${i}.log`)));
   for (const p of ports) {
