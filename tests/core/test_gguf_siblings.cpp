@@ -83,7 +83,7 @@ private Q_SLOTS:
         for (const auto& s : siblings) {
             QVERIFY(s.shape);
             QCOMPARE(s.shape->file_bytes, s.file_bytes);
-            QCOMPARE(s.shape->nLayer(), 8u);
+            QCOMPARE(s.shape->nLayer(), 8u); // the test model's 8 blocks (gguf_quants.h)
             QVERIFY(s.shape->siblings.empty());
         }
         // Its weights are its own. Block 0 holds 218,103,808 matrix weights and two 4096-wide

@@ -8,6 +8,7 @@
 #include "modelpicker.h"
 #include "quantcompare.h"
 #include "ui/ui_test_util.h"
+#include "whypanel.h"
 
 #include "common/cli_runner.h"
 #include "common/gguf_quants.h"
@@ -327,6 +328,18 @@ private Q_SLOTS:
         for (const Remedy& m : remedies)
             seen += qs(m.label) + QStringLiteral("; ");
         QVERIFY2(offered, qPrintable(seen));
+        // Applied as the why panel applies a smaller-quant remedy (its button exists for a
+        // refused rung; this one spills): the window switches to the Q6_K file in the same row,
+        // at the same 8K target, and the rung runs resident.
+        const PlanOptions options = plan.options; // a copy: the plan is replaced on the way
+        Q_EMIT w.whyPanel()->quantChosen(q6, options);
+        QCOMPARE(cm->rowCount(), rows + 1);
+        QCOMPARE(w.controller()->model()->id, q6.toStdString());
+        QCOMPARE(w.controller()->options().context.value_or(0), 8192u);
+        bool resident = false;
+        for (const Rung& r : w.controller()->plan()->rungs)
+            if (r.requested_context == 8192) resident = r.verdict == Verdict::Resident;
+        QVERIFY(resident);
     }
 };
 
