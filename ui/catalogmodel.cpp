@@ -2,6 +2,9 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+#include <memory>
+
 #include <QColor>
 #include <QGuiApplication>
 #include <QPalette>
@@ -38,10 +41,42 @@ CatalogModel::~CatalogModel() {
     if (m_watcher) m_watcher->waitForFinished();
 }
 
+namespace {
+
+// Largest file first: the variant policy reads its candidates best first, and a larger file of
+// the same model is the higher-quality quant.
+void sortQuants(std::vector<ModelShape>& quants) {
+    std::stable_sort(quants.begin(), quants.end(), [](const ModelShape& a, const ModelShape& b) {
+        return a.file_bytes > b.file_bytes;
+    });
+}
+
+std::string catalogBase(const std::string& id) {
+    return id.substr(0, id.find(':'));
+}
+
+} // namespace
+
 void CatalogModel::setModels(std::vector<ModelShape> models) {
     beginResetModel();
-    m_models = std::move(models);
-    m_fits.assign(m_models.size(), FitSummary{});
+    m_rows.clear();
+    for (ModelShape& m : models) {
+        const QString key = qs(m.source == ShapeSource::Catalog ? catalogBase(m.id) : m.id);
+        Row* row = nullptr;
+        for (Row& r : m_rows)
+            if (r.key == key) row = &r;
+        if (!row) {
+            m_rows.push_back(Row{key, {}, 0});
+            row = &m_rows.back();
+        }
+        row->quants.push_back(std::move(m));
+    }
+    for (Row& r : m_rows) {
+        sortQuants(r.quants);
+        for (size_t i = 0; i < r.quants.size(); ++i)
+            if (qs(r.quants[i].id) == r.key) r.current = int(i);
+    }
+    m_fits.assign(m_rows.size(), FitSummary{});
     ++m_generation;
     endResetModel();
 }
@@ -52,26 +87,87 @@ int CatalogModel::addModel(const ModelShape& model) {
     ++m_generation;
     const int existing = rowOfId(qs(model.id));
     if (existing >= 0) {
-        m_models[size_t(existing)] = model;
+        Row& r = m_rows[size_t(existing)];
+        const int q = quantIndexOfId(existing, qs(model.id));
+        // The file read again keeps the siblings it knows (it was opened itself, or a sibling
+        // of a file opened before: then it gets the others of the row as its siblings).
+        ModelShape m = model;
+        if (m.siblings.empty())
+            for (const ModelShape& o : r.quants)
+                if (o.id != m.id) {
+                    ModelShape bare = o;
+                    bare.siblings.clear();
+                    m.siblings.push_back({o.quant, o.id, o.file_bytes,
+                                          std::make_shared<const ModelShape>(std::move(bare))});
+                }
+        r.quants[size_t(q)] = std::move(m);
+        r.current = q;
         m_fits[size_t(existing)] = FitSummary{};
         Q_EMIT dataChanged(index(existing, 0), index(existing, ColumnCount - 1));
         Q_EMIT fitsNeeded();
         return existing;
     }
+    // The opened file and the other quants beside it, each a full shape whose siblings are the
+    // rest, so the smaller-quant remedy works from whichever quant is current.
+    std::vector<ModelShape> quants{model};
+    for (const QuantSibling& s : model.siblings)
+        if (s.shape) quants.push_back(*s.shape);
+    for (ModelShape& q : quants) {
+        if (q.id == model.id) continue;
+        q.siblings.clear();
+        for (const ModelShape& o : quants)
+            if (o.id != q.id) {
+                ModelShape bare = o;
+                bare.siblings.clear();
+                q.siblings.push_back({o.quant, o.id, o.file_bytes,
+                                      std::make_shared<const ModelShape>(std::move(bare))});
+            }
+    }
+    sortQuants(quants);
+    Row r{qs(model.id), std::move(quants), 0};
+    r.current = 0;
+    for (size_t i = 0; i < r.quants.size(); ++i)
+        if (r.quants[i].id == model.id) r.current = int(i);
     const int row = rowCount();
     beginInsertRows({}, row, row);
-    m_models.push_back(model);
+    m_rows.push_back(std::move(r));
     m_fits.push_back(FitSummary{});
     endInsertRows();
     Q_EMIT fitsNeeded();
     return row;
 }
 
+const ModelShape& CatalogModel::modelAt(int row) const {
+    const Row& r = m_rows[size_t(row)];
+    return r.quants[size_t(r.current)];
+}
+
 int CatalogModel::rowOfId(const QString& id) const {
-    const std::string key = id.toStdString();
-    for (size_t i = 0; i < m_models.size(); ++i)
-        if (m_models[i].id == key) return int(i);
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (quantIndexOfId(int(i), id) >= 0) return int(i);
     return -1;
+}
+
+int CatalogModel::quantIndexOfId(int row, const QString& id) const {
+    if (row < 0 || row >= rowCount()) return -1;
+    const std::string key = id.toStdString();
+    const auto& quants = m_rows[size_t(row)].quants;
+    for (size_t i = 0; i < quants.size(); ++i)
+        if (quants[i].id == key) return int(i);
+    return -1;
+}
+
+bool CatalogModel::setCurrentQuant(int row, int quant) {
+    if (row < 0 || row >= rowCount()) return false;
+    Row& r = m_rows[size_t(row)];
+    if (quant < 0 || quant >= int(r.quants.size())) return false;
+    if (r.current == quant) return true;
+    ++m_generation;
+    r.current = quant;
+    m_fits[size_t(row)] = FitSummary{};
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    Q_EMIT fitsNeeded();
+    return true;
 }
 
 bool CatalogModel::fitsPending() const {
@@ -79,7 +175,7 @@ bool CatalogModel::fitsPending() const {
 }
 
 void CatalogModel::refreshFits(const HardwareSnapshot& hw, const PlanOptions& options) {
-    if (m_models.empty()) return;
+    if (m_rows.empty()) return;
     const quint64 generation = ++m_generation;
     // The column prices each model at its own launch decision, not at the user's exact -c.
     PlanOptions opts = options;
@@ -98,17 +194,22 @@ void CatalogModel::refreshFits(const HardwareSnapshot& hw, const PlanOptions& op
                 Q_EMIT fitsUpdated();
             });
     m_watcher = watcher;
-    watcher->setFuture(QtConcurrent::run([models = m_models, fn = m_plan_function, hw, opts]() {
-        std::vector<FitSummary> out;
-        out.reserve(models.size());
-        for (const ModelShape& m : models)
-            out.push_back(summarizeFit(fn, m, hw, opts));
-        return out;
-    }));
+    std::vector<ModelShape> models;
+    models.reserve(m_rows.size());
+    for (int row = 0; row < rowCount(); ++row)
+        models.push_back(modelAt(row));
+    watcher->setFuture(
+        QtConcurrent::run([models = std::move(models), fn = m_plan_function, hw, opts]() {
+            std::vector<FitSummary> out;
+            out.reserve(models.size());
+            for (const ModelShape& m : models)
+                out.push_back(summarizeFit(fn, m, hw, opts));
+            return out;
+        }));
 }
 
 int CatalogModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_models.size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 int CatalogModel::columnCount(const QModelIndex& parent) const {
@@ -142,7 +243,8 @@ Bytes sizeOf(const ModelShape& m) {
 QVariant CatalogModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const ModelShape& m = m_models[size_t(index.row())];
+    const ModelShape& m = modelAt(index.row());
+    const Row& row = m_rows[size_t(index.row())];
     const FitSummary& f = m_fits[size_t(index.row())];
     const int col = index.column();
     if (role == Qt::DisplayRole) {
@@ -154,7 +256,10 @@ QVariant CatalogModel::data(const QModelIndex& index, int role) const {
         case Params:
             return paramsText(paramsOf(m));
         case Quant:
-            return qs(m.quant);
+            // The current quant, and how many there are to choose from.
+            return row.quants.size() > 1
+                       ? tr("%1 (+%2)").arg(qs(m.quant)).arg(row.quants.size() - 1)
+                       : qs(m.quant);
         case Size:
             return bytesText(sizeOf(m));
         case NativeContext:
@@ -203,6 +308,14 @@ QVariant CatalogModel::data(const QModelIndex& index, int role) const {
             return tr("Launch at %1 (%2); largest context that runs: %3")
                 .arg(tokensText(f.chosen_context), QString::fromLatin1(verdictName(f.verdict)),
                      tokensText(f.largest_context));
+        }
+        if (col == Quant && row.quants.size() > 1) {
+            QStringList all;
+            for (const ModelShape& q : row.quants)
+                all << QStringLiteral("%1 (%2)").arg(qs(q.quant), bytesText(sizeOf(q)));
+            return tr("%1 quants: %2 — choose one below the list")
+                .arg(row.quants.size())
+                .arg(all.join(QStringLiteral(", ")));
         }
         return tr("%1\nsource: %2%3")
             .arg(qs(m.id), QString::fromLatin1(shapeSourceName(m.source)),

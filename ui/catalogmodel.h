@@ -1,6 +1,8 @@
-// The model picker's table: catalog entries and opened GGUF files, with a column saying whether
-// each fits the current machine and options and the largest context that does. The fit column
-// is computed off the GUI thread (FitWorker) and filled in as it arrives.
+// The model picker's table: one row per model as people think of them — a catalog entry or an
+// opened GGUF file with the other quants beside it — holding every quant of that model, one of
+// them current; with a column saying whether the current quant fits the machine and options and
+// the largest context that does. The fit column is computed off the GUI thread and filled in as
+// it arrives.
 #pragma once
 
 #include "metatypes.h"
@@ -34,13 +36,32 @@ public:
     explicit CatalogModel(QObject* parent = nullptr);
     ~CatalogModel() override;
 
+    // Catalog shapes, one per quant: the quants of one entry ("id" and "id:QUANT") share a row,
+    // its current quant the one with the bare id (what `--model ID` plans).
     void setModels(std::vector<ModelShape> models);
-    // Adds (or replaces, by id) one model — an opened GGUF; returns its row.
+    // Adds one model — an opened GGUF — with its sibling quants (ModelShape::siblings) in one
+    // row; a model already in a row (one of its quants, by id) replaces that quant and makes it
+    // current. Returns its row.
     int addModel(const ModelShape& model);
-    const ModelShape& modelAt(int row) const { return m_models[size_t(row)]; }
+    // The current quant of the row.
+    const ModelShape& modelAt(int row) const;
+    // The row holding a quant with this id (-1: none).
     int rowOfId(const QString& id) const;
 
+    // Every quant of the row, largest file first (the variant policy's "best first").
+    const std::vector<ModelShape>& quantsAt(int row) const { return m_rows[size_t(row)].quants; }
+    int currentQuant(int row) const { return m_rows[size_t(row)].current; }
+    // Makes quant `index` of the row current; its fit is re-priced (fitsNeeded). False when out
+    // of range.
+    bool setCurrentQuant(int row, int index);
+    // The quant of the row with this id (-1: none).
+    int quantIndexOfId(int row, const QString& id) const;
+    // What stays the same across the row's quants: the catalog id, or the path the row was
+    // opened with. Settings that belong to a model (its context target) are kept under it.
+    QString rowKey(int row) const { return m_rows[size_t(row)].key; }
+
     void setPlanFunction(PlanFunction f) { m_plan_function = std::move(f); }
+    const PlanFunction& planFunction() const { return m_plan_function; }
     // Re-prices every row for this machine and options, off the GUI thread; stale runs are
     // dropped when a newer one starts.
     void refreshFits(const HardwareSnapshot& hw, const PlanOptions& options);
@@ -59,7 +80,12 @@ Q_SIGNALS:
     void fitsNeeded();
 
 private:
-    std::vector<ModelShape> m_models;
+    struct Row {
+        QString key;
+        std::vector<ModelShape> quants;
+        int current = 0;
+    };
+    std::vector<Row> m_rows;
     std::vector<FitSummary> m_fits;
     PlanFunction m_plan_function;
     quint64 m_generation = 0;

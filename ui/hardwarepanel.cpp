@@ -3,6 +3,8 @@
 #include "hardwarejson.h"
 #include "proberunner.h"
 
+#include "core/gpu_specs.h"
+
 #if __has_include("hardware_presets.h")
 #include "hardware_presets.h"
 #define HEADROOM_HAVE_PRESETS 1
@@ -218,38 +220,42 @@ void HardwarePanel::loadPresets() {
     m_gpu->addItem(tr("GPU…"));
 #ifdef HEADROOM_HAVE_PRESETS
     auto presets = loadBuiltinPresets();
-    if (!presets) {
+    if (!presets)
         m_presets->setToolTip(tr("Presets could not be read: %1").arg(qs(presets.error().message)));
-        return;
-    }
-    for (const HardwarePreset& p : *presets) {
-        m_presets->addItem(qs(p.hw.label.empty() ? p.id : p.hw.label), qs(p.id));
-        m_presets->setItemData(m_presets->count() - 1, qs(p.citation), Qt::ToolTipRole);
-        m_preset_snapshots.push_back(p.hw);
-        // The GPUs the presets cite, once each by name; a unified-memory GPU is its machine,
-        // not a card to put in another one.
-        if (p.hw.uma) continue;
-        for (const GpuDevice& g : p.hw.gpus) {
-            bool known = false;
-            for (const GpuDevice& k : m_gpu_choices)
-                known = known || k.name == g.name;
-            if (known) continue;
-            m_gpu_choices.push_back(g);
-            m_gpu->addItem(QStringLiteral("%1 (%2)").arg(qs(g.name), bytesText(g.total_bytes)),
-                           qs(g.name));
-            m_gpu->setItemData(m_gpu->count() - 1,
-                               tr("%1: %2, %3 GB/s, %4 FP16 TFLOPS (%5)")
-                                   .arg(qs(g.name), bytesText(g.total_bytes))
-                                   .arg(g.bandwidth_gbs)
-                                   .arg(g.fp16_tflops)
-                                   .arg(qs(p.citation)),
-                               Qt::ToolTipRole);
+    else
+        for (const HardwarePreset& p : *presets) {
+            m_presets->addItem(qs(p.hw.label.empty() ? p.id : p.hw.label), qs(p.id));
+            m_presets->setItemData(m_presets->count() - 1, qs(p.citation), Qt::ToolTipRole);
+            m_preset_snapshots.push_back(p.hw);
         }
-    }
 #else
     m_presets->setEnabled(false);
     m_presets->setToolTip(tr("This build has no preset list"));
 #endif
+    // Every discrete GPU of core's GPU table, once each by name, with the memory, bandwidth and
+    // compute the table knows — the cards `headroom-cli --gpu NAME` takes. A unified-memory GPU
+    // is its machine, not a card to put in another one: those are presets.
+    for (const GpuSpec& spec : gpuSpecs()) {
+        if (spec.uma) continue;
+        bool known = false;
+        for (const GpuDevice& k : m_gpu_choices)
+            known = known || k.name == spec.full_name;
+        if (known) continue;
+        auto hw = snapshotFromGpuNames({spec.model}, {}, 0);
+        if (!hw || hw->gpus.size() != 1) continue;
+        const GpuDevice& g = hw->gpus.front();
+        m_gpu_choices.push_back(g);
+        m_gpu_models.emplace_back(spec.model);
+        m_gpu->addItem(QStringLiteral("%1 (%2)").arg(qs(g.name), bytesText(g.total_bytes)),
+                       qs(g.name));
+        m_gpu->setItemData(m_gpu->count() - 1,
+                           tr("%1: %2, %3 GB/s, %4 FP16 TFLOPS (%5)")
+                               .arg(qs(g.name), bytesText(g.total_bytes))
+                               .arg(g.bandwidth_gbs)
+                               .arg(g.fp16_tflops)
+                               .arg(QString::fromLatin1(spec.source)),
+                           Qt::ToolTipRole);
+    }
 }
 
 bool HardwarePanel::selectPreset(const QString& id) {
@@ -262,25 +268,29 @@ bool HardwarePanel::selectPreset(const QString& id) {
 }
 
 bool HardwarePanel::selectGpu(const QString& name) {
-    const GpuDevice* pick = nullptr;
-    for (const GpuDevice& g : m_gpu_choices)
-        if (qs(g.name) == name) pick = &g;
-    if (!pick) return false;
-    // One card of that model in this machine: RAM and CPU figures stay as they are.
-    HardwareSnapshot hw = m_snapshot;
-    hw.gpus = {*pick};
-    hw.gpus.front().free_bytes.reset();
-    hw.uma = false;
-    hw.label.clear();
-    hw.source = "user";
-    if (hw.ram_total == 0) {
+    int pick = -1;
+    for (size_t i = 0; i < m_gpu_choices.size(); ++i)
+        if (qs(m_gpu_choices[i].name) == name) pick = int(i);
+    if (pick < 0) return false;
+    if (m_snapshot.ram_total == 0) {
+        // One card of that model; the RAM is still to be typed.
+        m_snapshot.gpus = {m_gpu_choices[size_t(pick)]};
+        m_snapshot.uma = false;
+        m_snapshot.label.clear();
+        m_snapshot.source = "user";
         showError(tr("Enter the system RAM too (e.g. 64GiB)"));
-        m_snapshot = hw;
         refreshLabels();
         return true;
     }
+    // One card of that model in a machine with this RAM, built as `headroom-cli --gpu NAME
+    // --ram SIZE` builds it (snapshotFromGpuNames), so the window and the CLI plan alike.
+    auto hw = snapshotFromGpuNames({m_gpu_models[size_t(pick)]}, {}, m_snapshot.ram_total);
+    if (!hw) {
+        showError(qs(hw.error().message));
+        return false;
+    }
     clearError();
-    setSnapshot(hw);
+    setSnapshot(*hw);
     setMachineSource(tr("Custom"));
     m_gpu->setCurrentIndex(m_gpu->findData(name));
     return true;

@@ -48,7 +48,8 @@ public:
     Result<bool> saveProfile(const QString& path) const;
     // Built-in presets by id ("rtx-4090"); false when unknown.
     bool selectPreset(const QString& id);
-    // One GPU by name (from the presets' GPUs), keeping the machine's RAM; false when unknown.
+    // One GPU by its full name (from core's GPU table), keeping the machine's RAM: the snapshot
+    // `headroom-cli --gpu NAME --ram SIZE` makes; false when unknown.
     bool selectGpu(const QString& name);
     // What the preset combo shows: a preset's name, "Custom", "Probed: …" or "Profile: …".
     QString presetText() const;
@@ -79,6 +80,7 @@ private:
     QComboBox* m_presets;
     QComboBox* m_gpu;
     std::vector<GpuDevice> m_gpu_choices;
+    std::vector<std::string> m_gpu_models; // the GPU table's model name of each choice
     QLineEdit* m_vram;
     QLineEdit* m_ram;
     QCheckBox* m_uma;

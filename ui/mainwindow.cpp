@@ -140,7 +140,8 @@ std::vector<ModelShape> catalogShapes(const Catalog& catalog) {
         const CatalogQuant& def = e.defaultQuant();
         for (const CatalogQuant& q : e.quants) {
             ModelShape s = catalogShape(e, q);
-            // One row per quant; the default quant keeps the bare id (what `--model ID` plans).
+            // Every quant of the entry: the model list shows them as one row with a quant
+            // selector. The default quant keeps the bare id (what `--model ID` plans).
             if (&q != &def) s.id = e.id + ":" + q.name;
             out.push_back(std::move(s));
         }
@@ -249,17 +250,17 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
         statusBar()->showMessage(tr("Remedy applied"), 4000);
     });
     connect(m_why, &WhyPanel::quantChosen, this, [this](const QString& ref, const PlanOptions& o) {
-        // "id:QUANT" names a catalog row; the default quant's row carries the bare id.
+        // "id:QUANT" names a catalog quant (the default quant carries the bare id); a path names
+        // a GGUF beside the opened one. Every quant of a model is in its row.
         CatalogModel* cm = m_picker->catalogModel();
-        const std::string key = ref.toStdString();
-        const std::string base = key.substr(0, key.find(':'));
-        const std::string quant =
-            key.find(':') == std::string::npos ? "" : key.substr(key.find(':') + 1);
         QString id;
-        for (int row = 0; row < cm->rowCount(); ++row) {
-            const ModelShape& m = cm->modelAt(row);
-            if (m.id == key || (m.id.substr(0, m.id.find(':')) == base && m.quant == quant))
-                id = qs(m.id);
+        if (cm->rowOfId(ref) >= 0) id = ref;
+        const std::string key = ref.toStdString();
+        if (id.isEmpty() && key.find(':') != std::string::npos) {
+            const int row = cm->rowOfId(qs(key.substr(0, key.find(':'))));
+            if (row >= 0)
+                for (const ModelShape& q : cm->quantsAt(row))
+                    if (q.quant == key.substr(key.find(':') + 1)) id = qs(q.id);
         }
         m_options->setOptions(o);
         {
@@ -279,6 +280,9 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     m_fit_timer.setInterval(kFitRefreshDelayMs);
     connect(&m_fit_timer, &QTimer::timeout, this, [this] {
         m_picker->catalogModel()->refreshFits(m_controller->hardware(), m_controller->options());
+        // The selected model's quants side by side, with the variant policy's recommendation.
+        if (m_controller->hasHardware())
+            m_picker->refreshComparison(m_controller->hardware(), m_controller->options());
     });
     connect(m_controller, &PlanController::hardwareChanged, &m_fit_timer,
             qOverload<>(&QTimer::start));
@@ -440,7 +444,10 @@ void MainWindow::onModelSelected(const ModelShape& model) {
     // Keyed by the model, not the quant ("qwen3-32b:Q3_K_M" is qwen3-32b): switching quant keeps
     // the target, so a smaller-quant remedy is applied at the context it was proven for.
     // (A file's id is its path, which may hold ':' itself.)
-    auto modelKey = [](const ModelShape& m) {
+    // A row of the model list holds every quant of one model: its key is the model's.
+    auto modelKey = [this](const ModelShape& m) {
+        const CatalogModel* cm = m_picker->catalogModel();
+        if (const int row = cm->rowOfId(qs(m.id)); row >= 0) return cm->rowKey(row);
         return m.source == ShapeSource::Catalog ? qs(m.id.substr(0, m.id.find(':'))) : qs(m.id);
     };
     if (const ModelShape* previous = m_controller->model()) {

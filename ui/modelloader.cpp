@@ -4,6 +4,7 @@
 #include "core/gguf/model_scanner.h"
 #include "core/remote/remote_gguf.h"
 
+#include "arch/gguf_siblings.h"
 #include "arch/shape_from_gguf.h"
 
 #include <QFileInfo>
@@ -24,7 +25,11 @@ Result<ModelShape> loadModelFile(const QString& path) {
     if (model->is_projector)
         return makeError(ErrorCode::Unsupported,
                          p + " is a multimodal projector (mmproj), not a model");
-    return shapeFromGguf(*model);
+    auto shape = shapeFromGguf(*model);
+    // Other quants of the model beside the file: the quant selector and the smaller-quant
+    // remedy switch to them, priced with their own headers.
+    if (shape && !is_remote) addGgufFolderSiblings(*shape, p);
+    return shape;
 }
 
 QFuture<ScanItem> scanFolder(const QString& folder) {

@@ -2,6 +2,7 @@
 
 #include "core/remote/remote_gguf.h"
 
+#include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -69,6 +70,35 @@ ModelPicker::ModelPicker(QWidget* parent) : QWidget(parent) {
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setTabKeyNavigation(false);
 
+    // One row per model: its quants are chosen here, and compared side by side below.
+    m_quant = new QComboBox;
+    m_quant->setObjectName(QStringLiteral("quantCombo"));
+    m_quant->setAccessibleName(tr("Quant"));
+    m_quant->setToolTip(tr("The quant of the selected model to plan; ★ marks the one the variant "
+                           "policy recommends for this machine"));
+    m_quant->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_quant->setMinimumContentsLength(12);
+    m_quant_label = new QLabel(tr("&Quant:"));
+    m_quant_label->setBuddy(m_quant);
+    m_compare_model = new QuantCompareModel(this);
+    m_compare_model->setObjectName(QStringLiteral("quantCompareModel"));
+    m_compare = new QTableView;
+    m_compare->setObjectName(QStringLiteral("quantCompareTable"));
+    m_compare->setAccessibleName(tr("Quants compared"));
+    m_compare->setModel(m_compare_model);
+    m_compare->setSelectionMode(QAbstractItemView::NoSelection);
+    m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // A read-only summary of what the quant combo chooses from: the combo is the keyboard stop.
+    m_compare->setFocusPolicy(Qt::NoFocus);
+    m_compare->setWordWrap(false);
+    m_compare->verticalHeader()->hide();
+    m_compare->verticalHeader()->setDefaultSectionSize(m_compare->fontMetrics().height() + 6);
+    m_compare->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Room for five quants and the header; a model with more scrolls. It never takes the model
+    // list's room: the list is what grows with the window.
+    m_compare->setMaximumHeight((m_compare->fontMetrics().height() + 6) * 7);
+    m_compare->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+
     m_open = new QPushButton(tr("&Open GGUF…"));
     m_open->setObjectName(QStringLiteral("openGgufButton"));
     m_open->setAccessibleName(tr("Open GGUF file"));
@@ -109,6 +139,11 @@ ModelPicker::ModelPicker(QWidget* parent) : QWidget(parent) {
     searchRow->addWidget(m_search, 1);
     layout->addLayout(searchRow);
     layout->addWidget(m_view, 1);
+    auto* quantRow = new QHBoxLayout;
+    quantRow->addWidget(m_quant_label);
+    quantRow->addWidget(m_quant, 1);
+    layout->addLayout(quantRow);
+    layout->addWidget(m_compare);
     layout->addWidget(m_error);
     layout->addLayout(scanRow);
     layout->addLayout(buttons);
@@ -117,34 +152,105 @@ ModelPicker::ModelPicker(QWidget* parent) : QWidget(parent) {
             &QSortFilterProxyModel::setFilterFixedString);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ModelPicker::onCurrentChanged);
+    connect(m_quant, &QComboBox::activated, this, [this](int index) { selectQuant(index); });
     connect(m_open, &QPushButton::clicked, this, &ModelPicker::promptOpenFile);
     connect(m_scan, &QPushButton::clicked, this, &ModelPicker::promptScanFolder);
     connect(m_cancel, &QPushButton::clicked, this, &ModelPicker::cancelScan);
 }
 
 ModelPicker::~ModelPicker() {
+    if (m_compare_watcher) m_compare_watcher->waitForFinished();
     if (m_scan_watcher) {
         m_scan_watcher->cancel();
         m_scan_watcher->waitForFinished();
     }
 }
 
-void ModelPicker::onCurrentChanged() {
+int ModelPicker::selectedRow() const {
     const QModelIndex cur = m_view->currentIndex();
-    if (!cur.isValid()) return;
+    if (!cur.isValid()) return -1;
     const int row = m_proxy->mapToSource(cur).row();
-    if (row >= 0 && row < m_catalog->rowCount()) Q_EMIT modelSelected(m_catalog->modelAt(row));
+    return row >= 0 && row < m_catalog->rowCount() ? row : -1;
+}
+
+void ModelPicker::onCurrentChanged() {
+    const int row = selectedRow();
+    if (row < 0) return;
+    syncQuantCombo();
+    Q_EMIT modelSelected(m_catalog->modelAt(row));
+}
+
+void ModelPicker::syncQuantCombo() {
+    const int row = selectedRow();
+    const QSignalBlocker block(m_quant);
+    m_quant->clear();
+    if (row < 0) return;
+    if (row != m_compared_row) m_compare_model->clear();
+    const QuantComparisonResult& cmp = m_compare_model->comparison();
+    const auto& quants = m_catalog->quantsAt(row);
+    for (size_t i = 0; i < quants.size(); ++i) {
+        const ModelShape& q = quants[i];
+        const bool recommended = row == m_compared_row && cmp.recommended == int(i);
+        m_quant->addItem(QStringLiteral("%1  %2%3")
+                             .arg(qs(q.quant.empty() ? q.id : q.quant),
+                                  bytesText(q.file_bytes ? q.file_bytes : q.weightBytes()),
+                                  recommended ? tr("  ★ recommended") : QString()),
+                         qs(q.id));
+    }
+    m_quant->setCurrentIndex(m_catalog->currentQuant(row));
+    m_quant->setEnabled(quants.size() > 1);
+    m_compare_model->setCurrentId(qs(m_catalog->modelAt(row).id));
+}
+
+bool ModelPicker::selectQuant(int index) {
+    const int row = selectedRow();
+    if (row < 0 || !m_catalog->setCurrentQuant(row, index)) return false;
+    syncQuantCombo();
+    Q_EMIT modelSelected(m_catalog->modelAt(row));
+    return true;
+}
+
+void ModelPicker::refreshComparison(const HardwareSnapshot& hw, const PlanOptions& options) {
+    const int row = selectedRow();
+    const quint64 generation = ++m_compare_generation;
+    if (row < 0) {
+        m_compared_row = -1;
+        m_compare_model->clear();
+        return;
+    }
+    // Off the GUI thread, like the fit column: a model with five quants is about fifteen plans
+    // (each quant at its launch decision, and at the variant policy's windows), and no input's
+    // repaint should wait for them. A result for an older selection or older inputs is dropped.
+    auto* watcher = new QFutureWatcher<QuantComparisonResult>(this);
+    connect(watcher, &QFutureWatcher<QuantComparisonResult>::finished, this,
+            [this, watcher, generation, row] {
+                watcher->deleteLater();
+                if (m_compare_watcher == watcher) m_compare_watcher = nullptr;
+                if (generation != m_compare_generation || selectedRow() != row) return;
+                m_compared_row = row;
+                m_compare_model->setComparison(watcher->result());
+                syncQuantCombo();
+                Q_EMIT comparisonUpdated();
+            });
+    m_compare_watcher = watcher;
+    watcher->setFuture(
+        QtConcurrent::run([fn = m_catalog->planFunction(), quants = m_catalog->quantsAt(row), hw,
+                           options] { return compareQuants(fn, quants, hw, options); }));
 }
 
 bool ModelPicker::selectModelId(const QString& id) {
     const int row = m_catalog->rowOfId(id);
     if (row < 0) return false;
+    // The id may name another quant of the model than the current one.
+    const bool quantChanged = m_catalog->currentQuant(row) != m_catalog->quantIndexOfId(row, id);
+    m_catalog->setCurrentQuant(row, m_catalog->quantIndexOfId(row, id));
     const QModelIndex p = m_proxy->mapFromSource(m_catalog->index(row, 0));
     if (!p.isValid()) {
         m_search->clear();
         return selectModelId(id);
     }
     if (m_view->currentIndex().row() == p.row()) {
+        if (quantChanged) syncQuantCombo();
         Q_EMIT modelSelected(m_catalog->modelAt(row));
     } else {
         m_view->setCurrentIndex(p);

@@ -5,11 +5,13 @@
 
 #include "catalogmodel.h"
 #include "modelloader.h"
+#include "quantcompare.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -32,6 +34,15 @@ public:
     CatalogModel* catalogModel() const { return m_catalog; }
     QSortFilterProxyModel* proxyModel() const { return m_proxy; }
     QTableView* view() const { return m_view; }
+    QComboBox* quantCombo() const { return m_quant; }
+    QuantCompareModel* comparisonModel() const { return m_compare_model; }
+
+    // Makes quant `index` (of the selected model's quants, largest file first) current and
+    // announces it like a row selection; false when out of range or nothing is selected.
+    bool selectQuant(int index);
+    // Prices every quant of the selected model on this machine and options, off the GUI
+    // thread, and marks the one the variant policy recommends (comparisonUpdated when shown).
+    void refreshComparison(const HardwareSnapshot& hw, const PlanOptions& options);
 
     // Selects the row with this id (catalog id or file path); false when absent.
     bool selectModelId(const QString& id);
@@ -58,6 +69,7 @@ Q_SIGNALS:
     void recentFilesChanged(const QStringList& files);
     void errorOccurred(const QString& message);
     void scanFinished(int models, int unreadable);
+    void comparisonUpdated();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -67,11 +79,20 @@ private:
     void showError(const QString& message);
     void rememberRecent(const QString& path);
     void onCurrentChanged();
+    int selectedRow() const;
+    void syncQuantCombo();
 
     CatalogModel* m_catalog;
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_search;
     QTableView* m_view;
+    QComboBox* m_quant;
+    QLabel* m_quant_label;
+    QuantCompareModel* m_compare_model;
+    QTableView* m_compare;
+    int m_compared_row = -1;
+    quint64 m_compare_generation = 0;
+    QFutureWatcher<QuantComparisonResult>* m_compare_watcher = nullptr;
     QPushButton* m_open;
     QPushButton* m_scan;
     QPushButton* m_cancel;

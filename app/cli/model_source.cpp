@@ -1,4 +1,5 @@
 // Where a plan's model comes from: the built-in catalog (--model ID[:QUANT]) or a GGUF file.
+#include "arch/gguf_siblings.h"
 #include "arch/shape_from_gguf.h"
 #include "catalog.h"
 #include "gguf/gguf_reader.h"
@@ -52,7 +53,11 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
                          "split model '" + f.path + "' is incomplete: missing part " + names,
                          "llama.cpp loads every part; put them all next to the first");
     }
-    return shapeFromGguf(*model);
+    auto shape = shapeFromGguf(*model);
+    // Other quants of the model in the same folder: the smaller-quant remedy prices the real
+    // file beside this one (a remote header has no folder to look in).
+    if (shape && !remote) addGgufFolderSiblings(*shape, f.path);
+    return shape;
 }
 
 } // namespace headroom::cli

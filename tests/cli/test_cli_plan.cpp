@@ -1,6 +1,7 @@
 // headroom-cli plan and catalog: the CLI contract — every catalog model plans as a table and as
 // JSON of schema headroom.plan/1, bad arguments exit 2 naming the argument, unreadable models 3.
 #include "common/cli_runner.h"
+#include "common/gguf_quants.h"
 
 #include "catalog.h"
 
@@ -346,6 +347,57 @@ private slots:
         const std::vector<std::string> want = {"--rope-scaling",  "yarn", "--rope-scale", "4",
                                                "--yarn-orig-ctx", "32768"};
         QVERIFY(std::search(argv.begin(), argv.end(), want.begin(), want.end()) != argv.end());
+    }
+
+    // A GGUF path with other quants of the same model beside it: the smaller-quant remedy names
+    // the next smaller file (Q6_K, not the smallest Q4_0), and re-planning that file on the same
+    // machine proves it: the rung runs with every byte on the GPU.
+    void aGgufPlanOffersTheNextSmallerQuantBesideItAndItRuns() {
+        QTemporaryDir dir;
+        const QString q8 = dir.filePath(QStringLiteral("Sibling-2B-Q8_0.gguf"));
+        const QString q6 = dir.filePath(QStringLiteral("Sibling-2B-Q6_K.gguf"));
+        const QString q4 = dir.filePath(QStringLiteral("Sibling-2B-Q4_0.gguf"));
+        // llama.h llama_ftype: 7 Q8_0, 18 Q6_K, 2 Q4_0.
+        QVERIFY(headroom::test::quantOfTestModel(headroom::GgmlType::Q8_0, 7)
+                    .write(q8.toStdString())
+                    .has_value());
+        QVERIFY(headroom::test::quantOfTestModel(headroom::GgmlType::Q6_K, 18)
+                    .write(q6.toStdString())
+                    .has_value());
+        QVERIFY(headroom::test::quantOfTestModel(headroom::GgmlType::Q4_0, 2)
+                    .write(q4.toStdString())
+                    .has_value());
+        // A 4.5 GiB card keeps max(2 GiB, 9 %) = 2 GiB in reserve: 2.5 GiB usable. At 8K the
+        // GPU holds the blocks and output (the weights less token_embd, which stays on the CPU),
+        // 0.25 GiB of f16 KV (8 layers × 2 × 1024 × 2 bytes × 8192), 0.12 GiB of compute and
+        // 0.39 GiB of runtime overhead: ≈ 2.61 GiB at Q8_0 (≈ 1.99 GiB file, 34 bytes per 32
+        // weights) — it spills — and ≈ 2.19 GiB at Q6_K (≈ 1.53 GiB, 210 bytes per 256) — it is
+        // resident.
+        const QStringList machine = {"--vram", "4.5GiB", "--ram", "16GiB", "-c", "8192", "--json"};
+        const auto r = runCli(QStringList{"plan", q8} + machine);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const nlohmann::json* rung = nullptr;
+        for (const auto& x : j.at("rungs"))
+            if (x.at("context").get<int>() >= 8192 && !rung) rung = &x;
+        QVERIFY(rung);
+        QVERIFY(rung->at("verdict").get<std::string>() != "resident");
+        const auto& remedies = rung->at("refusal").is_null() ? rung->at("spill_remedies")
+                                                             : rung->at("refusal").at("remedies");
+        const nlohmann::json* smaller = nullptr;
+        for (const auto& m : remedies)
+            if (m.at("kind") == "smaller_quant") smaller = &m;
+        QVERIFY2(smaller, r.out.constData());
+        QCOMPARE(QString::fromStdString(smaller->at("model").get<std::string>()), q6);
+        QVERIFY(smaller->at("fixes").get<bool>());
+        const auto again = runCli(QStringList{"plan", q6} + machine);
+        QVERIFY2(again.code == 0, again.err.constData());
+        const auto k = nlohmann::json::parse(again.out.toStdString());
+        bool resident = false;
+        for (const auto& x : k.at("rungs"))
+            if (x.at("context") == rung->at("context"))
+                resident = x.at("verdict").get<std::string>() == "resident";
+        QVERIFY(resident);
     }
 
     void badPlacementFlagsExitTwoNamingTheFlag() {
