@@ -192,6 +192,20 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         satMul(satMul(mask_elem, ub), satAdd(n_kv, swa ? Bytes{g.swa_cells} : Bytes{0}));
     const Bytes ffn_peak = satAdd(satMul(4 * ub, satAdd(3 * w, 3 * n_embd)), masks);
     p.compute_layer = std::max(satAdd(activations, scores), ffn_peak);
+    // One copy of the masks is in the layer peak when the FFN peak is the larger one (it adds
+    // them) or without flash attention (the attention peak's "+ 1" row is the f32 mask).
+    p.kq_masks = masks;
+    p.layer_peak_has_masks = ffn_peak >= satAdd(activations, scores) || !opt.flash_attn;
+    // The other inputs of the graph (llm_graph_context::build_inp_embd, build_inp_pos,
+    // build_inp_out_ids in src/llama-graph.cpp): token ids [ub] i32; positions [ub *
+    // n_pos_per_embd] i32, taken at 4 per token (M-RoPE's count, the most llama.cpp uses) so it is
+    // never short; output ids [n_outputs] i32 with n_outputs <= ub; and inp_embd, the embeddings
+    // path ggml_build_forward_select leaves in the graph unread while tokens are given.
+    p.hidden_row = satMul(satMul(4, ub), n_embd);
+    p.token_rows = 4 * ub;
+    p.position_rows = 16 * ub;
+    p.output_id_rows = 4 * ub;
+    p.embd_input_row = p.hidden_row;
     const Bytes rows = 2 + (keepsHiddenStateRow(model.architecture) ? 1 : 0) +
                        (model.moe.n_expert_shared > 0 ? 1 : 0);
     p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, rows * n_embd)), 4 * ub);
@@ -207,6 +221,47 @@ Bytes ContextPrice::computeFor(bool holds_layers, bool holds_output) const {
     if (holds_layers) peak = std::max(peak, compute_layer);
     if (holds_output) peak = std::max(peak, compute_logits);
     return satAdd(compute_inputs, peak);
+}
+
+// Pipeline parallelism (llama.cpp v0.5.0 ggml/src/ggml-backend.cpp,
+// ggml_backend_sched_split_graph): with n_copies = kSchedMaxCopies the scheduler gives every graph
+// input read by a node n_copies tensors on the backend that holds it (the original is copy 0), and
+// every split input (a tensor read by a split on another backend) n_copies tensors on the
+// receiving backend, all flagged as outputs so ggml-alloc never frees or reuses them, and adds them
+// as leafs allocated before the graph. Graph inputs are given to the last backend, the CPU
+// (ggml_backend_sched_backend_id_from_cur: "graph input -> last backend").
+//
+// A device holding blocks receives, as split inputs, the masks and positions every block reads,
+// the output ids the last block reads, and the hidden state from the backend before it, each
+// n_copies times; one copy of the masks is already in compute_layer when that peak counts it. A
+// device holding only the output receives the hidden rows. Same check: 26.50 MiB layer peak +
+// 3 x 4 (masks) + 4 x 2 (hidden) + 4 x 10/1024 = 46.54 MiB, measured 46.54.
+Bytes ContextPrice::pipelineDeviceExtra(bool holds_layers, bool holds_output) const {
+    if (!holds_layers) return holds_output ? satMul(kSchedMaxCopies, hidden_row) : 0;
+    const Bytes inputs =
+        satAdd(satAdd(kq_masks, hidden_row), satAdd(position_rows, output_id_rows));
+    return satSub(satMul(kSchedMaxCopies, inputs), masksInPeak(holds_layers, holds_output));
+}
+
+Bytes ContextPrice::masksInPeak(bool holds_layers, bool holds_output) const {
+    const bool layer_peak = holds_layers && (!holds_output || compute_layer >= compute_logits);
+    return layer_peak && layer_peak_has_masks ? kq_masks : 0;
+}
+
+// The graph inputs in the CPU backend's buffer beside devices: ggml_gallocr_alloc_graph_impl
+// allocates inputs first and never frees a leaf, so they sit below the peaks. The unread inp_embd
+// leaf once (read by no node, so never copied), and `copies` of each input a node reads (token
+// ids, positions, output ids, masks), less the masks' copy the peak already counts. Checked
+// against llama-server over RPC loopback (docs/accuracy-rpc.md), n_embd 1024, ub 512, FA mask
+// 4096 x 512 x 2 B = 4 MiB:
+//   full offload, pipeline parallel, CPU runs no block: compute_host 2 + 2 + 4 x (4 + (2 + 8 +
+//   2)/1024) = 20.05 MiB, measured 20.05;
+//   -c 8192 -ngl 4 (CPU runs blocks, copies 1): 30.50 layer peak + 2 + 12/1024 = 32.51 MiB,
+//   measured 32.51.
+Bytes ContextPrice::hostInputs(Bytes copies, bool holds_layers, bool holds_output) const {
+    const Bytes read = satAdd(satAdd(kq_masks, token_rows), satAdd(position_rows, output_id_rows));
+    return satSub(satAdd(embd_input_row, satMul(copies, read)),
+                  masksInPeak(holds_layers, holds_output));
 }
 
 Bytes ContextPrice::kvTotal() const {

@@ -88,14 +88,35 @@ struct ContextPrice {
     Bytes mtp_kv_v = 0;
     Bytes output = 0; // host output buffer (logits rows)
     Bytes mmproj = 0;
+    // Pipeline parallelism's inputs (see pipelineHostCompute / pipelineDeviceCompute).
+    Bytes kq_masks = 0;                // the KQ masks, one copy: [n_kv, ub] per mask kind
+    bool layer_peak_has_masks = false; // compute_layer already counts one copy of kq_masks
+    Bytes hidden_row = 0;              // [n_embd, ub] f32: the hidden state crossing into a device
+    Bytes token_rows = 0;              // inp_tokens: [ub] i32, read on the CPU by get_rows
+    Bytes position_rows = 0;           // inp_pos: [ub x 4] i32 at most, read by every block's rope
+    Bytes output_id_rows = 0;          // inp_out_ids: [ub] i32 at most, read by the last block
+    Bytes embd_input_row = 0; // inp_embd: [n_embd_inp, ub] f32, an input leaf no node reads
 
     // ggml-alloc reuses memory as the graph runs, so a device pays its inputs plus the larger of
     // its peaks, not their sum.
     Bytes computeFor(bool holds_layers, bool holds_output) const;
+    // The graph inputs the CPU backend holds when devices run part of the graph, with `copies`
+    // of each read input (kSchedMaxCopies under pipeline parallelism, else 1), beyond what
+    // computeFor(holds_layers, holds_output) counts.
+    Bytes hostInputs(Bytes copies, bool holds_layers, bool holds_output) const;
+    // What pipeline parallelism adds to a device's computeFor: the scheduler's input copies.
+    Bytes pipelineDeviceExtra(bool holds_layers, bool holds_output) const;
+    // kq_masks when the peak computeFor picks already counts one copy of them, else 0.
+    Bytes masksInPeak(bool holds_layers, bool holds_output) const;
     Bytes kvTotal() const;
     Bytes stateTotal() const;
     Bytes weightsTotal() const;
 };
+
+// GGML_SCHED_MAX_COPIES (llama.cpp v0.5.0 ggml/src/ggml-backend.cpp, default 4): how many copies
+// of each input the scheduler keeps when llama_context asks it for pipeline parallelism
+// (ggml_backend_sched_new: n_copies = parallel ? GGML_SCHED_MAX_COPIES : 1).
+inline constexpr Bytes kSchedMaxCopies = 4;
 
 // Bytes of one layer's K and V cache and recurrent state at a geometry (exact; see the .cpp).
 ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,

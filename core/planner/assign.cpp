@@ -46,7 +46,41 @@ Bytes thirds(Bytes b, std::uint8_t parts) {
     return parts >= 3 ? b : b / 3 * parts;
 }
 
+// Whether a device reports both async compute and events (ggml_backend_dev_props caps), which
+// pipeline parallelism needs of every non-CPU device. llama.cpp v0.5.0 get_props: yes in
+// ggml-rpc.cpp ggml_backend_rpc_device_get_props (an RPC device, whatever the server runs),
+// ggml-cuda.cu ggml_backend_cuda_device_get_props (also HIP/MUSA; events off only in a
+// GGML_CUDA_NO_PEER_COPY build), ggml-vulkan.cpp ggml_backend_vk_device_get_props, ggml-metal.cpp
+// (device get_props), ggml-sycl.cpp ggml_backend_sycl_device_get_props (events off only with
+// GGML_SYCL_NO_PEER_COPY) and ggml-hexagon.cpp; no in ggml-opencl.cpp, ggml-webgpu.cpp,
+// ggml-zdnn.cpp (async and events false) and ggml-cann.cpp (async false). A backend not named here
+// is taken to have both, so that a plan never leaves the copies out where they may be made.
+bool asyncWithEvents(const DeviceBudget& d) {
+    if (!d.rpc_endpoint.empty()) return true;
+    const std::string& b = d.backend;
+    return !(b == "opencl" || b == "webgpu" || b == "zdnn" || b == "cann");
+}
+
 } // namespace
+
+bool pipelineParallel(const ModelShape& model, const ResolvedOptions& opt,
+                      const MemoryBudget& budget, const PlacementChoice& choice) {
+    // llama_context::llama_context (llama.cpp v0.5.0 src/llama-context.cpp): more than one device
+    // (llama_model::n_devices: the GPUs and RPC devices; -sm none keeps only the main one), every
+    // layer and the output offloaded (n_gpu_layers() > n_layer_all), split mode layer, KV offloaded
+    // (Headroom never plans --no-kv-offload) and no tensor overrides (-ot, and --cpu-moe /
+    // --n-cpu-moe, which common/arg.cpp turns into overrides); then every non-CPU device must
+    // report async compute and events.
+    if (budget.devices.size() < 2 || choice.split_mode != SplitMode::Layer) return false;
+    if (choice.ngl <= model.nLayer()) return false;
+    const bool overrides =
+        choice.n_cpu_moe > 0 || opt.pinned.cpu_moe || !opt.pinned.tensor_overrides.empty() ||
+        std::any_of(choice.ffn_host.begin(), choice.ffn_host.end(), [](bool b) { return b; }) ||
+        std::any_of(choice.moves.begin(), choice.moves.end(),
+                    [](const BlockMoves& m) { return m.any(); });
+    if (overrides) return false;
+    return std::all_of(budget.devices.begin(), budget.devices.end(), asyncWithEvents);
+}
 
 std::string gib(Bytes b) {
     char buf[32];
@@ -196,12 +230,16 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     // dev_input = cpu_dev).
     a.host.weights = satAdd(a.host.weights, price.token_embd);
 
-    // Compute buffers: one per backend that runs part of the graph.
+    // Compute buffers: one per backend that runs part of the graph; pipeline parallelism adds the
+    // scheduler's input copies (ContextPrice::pipelineDeviceExtra, pipelineHostCompute).
+    const bool pp = pipelineParallel(model, opt, budget, choice);
     for (size_t d = 0; d < n_dev; ++d) {
         if (single && d > 0) continue; // a device llama.cpp does not use costs nothing
-        a.devices[d].compute =
-            scaledUp(price.computeFor(dev_has_layers[d], static_cast<int>(d) == out_dev),
-                     opt.device_compute_factor);
+        const bool holds_output = static_cast<int>(d) == out_dev;
+        Bytes compute = price.computeFor(dev_has_layers[d], holds_output);
+        if (pp)
+            compute = satAdd(compute, price.pipelineDeviceExtra(dev_has_layers[d], holds_output));
+        a.devices[d].compute = scaledUp(compute, opt.device_compute_factor);
         // An RPC device's runtime is its own server's (its backend, not the main host's); a
         // verified overhead (this machine's) replaces the built-in estimate, only ever upwards.
         a.devices[d].overhead =
@@ -211,10 +249,14 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     }
     if (n_dev == 0) {
         a.host.compute = price.computeFor(true, true);
+    } else if (host_has_layers || out_dev < 0) {
+        a.host.compute = satAdd(price.computeFor(host_has_layers, out_dev < 0),
+                                price.hostInputs(1, host_has_layers, out_dev < 0));
     } else {
-        a.host.compute = (host_has_layers || out_dev < 0)
-                             ? price.computeFor(host_has_layers, out_dev < 0)
-                             : price.compute_host;
+        // Full offload: the CPU gathers the token rows and holds the graph inputs, copied when
+        // pipeline parallelism is on.
+        a.host.compute =
+            satAdd(price.compute_host, price.hostInputs(pp ? kSchedMaxCopies : 1, false, false));
     }
     a.host.compute = scaledUp(a.host.compute, opt.host_compute_factor);
     Terms& mtp_home = out_dev >= 0 ? a.devices[out_dev] : a.host;

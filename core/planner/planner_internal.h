@@ -58,6 +58,9 @@ std::vector<double> cumulativeSplit(const std::vector<double>& split, size_t n_d
 int layerDevice(std::uint32_t il, std::uint32_t n_layer_all, std::uint32_t ngl,
                 const std::vector<double>& cumulative);
 
+// Whether llama.cpp turns on pipeline parallelism for this placement (see assign.cpp).
+bool pipelineParallel(const ModelShape& model, const ResolvedOptions& opt,
+                      const MemoryBudget& budget, const PlacementChoice& choice);
 Assignment assign(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
                   const MemoryBudget& budget, const PlacementChoice& choice);
 bool fits(const Assignment& a, const MemoryBudget& budget);

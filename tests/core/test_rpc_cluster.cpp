@@ -6,6 +6,7 @@
 #include "hardware_json.h"
 #include "planner.h"
 #include "planner/fit_simulation.h"
+#include "planner/planner_internal.h"
 
 #include <QtTest>
 
@@ -49,6 +50,36 @@ PlanOptions pinned(std::vector<double> ts, std::uint32_t ctx = 4096) {
 
 const Rung& chosen(const Plan& p) {
     return p.rungs[static_cast<size_t>(p.decision.rung_index)];
+}
+
+// A budget of local devices with these backends ("rpc:" + backend: an RPC device).
+MemoryBudget budgetOf(const std::vector<std::string>& backends) {
+    MemoryBudget b;
+    for (const auto& name : backends) {
+        DeviceBudget d;
+        d.name = name;
+        d.total = 24 * GiB;
+        d.usable = toSigned(22 * GiB);
+        if (name.rfind("rpc:", 0) == 0) {
+            d.rpc_endpoint = "10.0.0.7:50052";
+            d.backend = name.substr(4);
+        } else {
+            d.backend = name;
+        }
+        b.devices.push_back(d);
+    }
+    b.ram_usable = toSigned(64 * GiB);
+    return b;
+}
+
+// Two 24 GiB GPUs, the second driven by `backend2`; llama8bLike fully offloaded 1:1 at 4096
+// tokens with flash attention on.
+Plan twoGpuFullOffload(const std::string& backend2) {
+    HardwareSnapshot hw = snapshotFromSizes({24 * GiB, 24 * GiB}, 64 * GiB, false);
+    hw.gpus[1].backend = backend2;
+    PlanOptions o = pinned({1, 1});
+    o.flash_attn = FlashAttn::On;
+    return planOrFail(llama8bLike(), hw, o);
 }
 
 } // namespace
@@ -246,6 +277,104 @@ private slots:
         // 4 x 0.2 / 512 + 4 x 0.131072 = 0.0015625 + 0.524288 = 0.5258505 ms per prompt token.
         QVERIFY(qAbs(s.network_prefill_ms - 0.5258505) < 1e-9);
         QVERIFY(s.network_basis.find("10.0.0.8:50052") != std::string::npos);
+    }
+
+    // llama_context::llama_context (llama.cpp v0.5.0 src/llama-context.cpp) turns pipeline
+    // parallelism on only with several devices, every layer and the output offloaded, split mode
+    // layer, no tensor overrides, and async compute with events on every device.
+    void pipelineParallelismFollowsLlamaCppsConditions_data() {
+        QTest::addColumn<QStringList>("backends");
+        QTest::addColumn<int>("ngl");
+        QTest::addColumn<int>("splitMode");
+        QTest::addColumn<QString>("override_");
+        QTest::addColumn<int>("nCpuMoe");
+        QTest::addColumn<bool>("expected");
+        const int layer = static_cast<int>(SplitMode::Layer);
+        // llama8bLike: 32 blocks, n_layer_all = 32; -ngl 33 offloads them and the output.
+        QTest::newRow("two CUDA GPUs, every layer")
+            << QStringList{"cuda", "cuda"} << 33 << layer << QString() << 0 << true;
+        QTest::newRow("-ngl 99 counts as every layer")
+            << QStringList{"cuda", "cuda"} << 99 << layer << QString() << 0 << true;
+        QTest::newRow("two Vulkan devices")
+            << QStringList{"vulkan", "vulkan"} << 33 << layer << QString() << 0 << true;
+        QTest::newRow("two RPC devices of a CPU-only host")
+            << QStringList{"rpc:rpc", "rpc:rpc"} << 33 << layer << QString() << 0 << true;
+        // An RPC device is ggml-rpc's whatever the server runs (async and events true).
+        QTest::newRow("a CUDA GPU and an RPC device serving OpenCL")
+            << QStringList{"cuda", "rpc:opencl"} << 33 << layer << QString() << 0 << true;
+        QTest::newRow("-ngl 32 keeps block 0 on the CPU")
+            << QStringList{"cuda", "cuda"} << 32 << layer << QString() << 0 << false;
+        QTest::newRow("-sm row") << QStringList{"cuda", "cuda"} << 33
+                                 << static_cast<int>(SplitMode::Row) << QString() << 0 << false;
+        QTest::newRow("-sm none") << QStringList{"cuda", "cuda"} << 33
+                                  << static_cast<int>(SplitMode::None) << QString() << 0 << false;
+        QTest::newRow("-ot, even one that moves nothing")
+            << QStringList{"cuda", "cuda"} << 33 << layer << QString("nothing_matches=CPU") << 0
+            << false;
+        QTest::newRow("--n-cpu-moe")
+            << QStringList{"cuda", "cuda"} << 33 << layer << QString() << 2 << false;
+        QTest::newRow("one device")
+            << QStringList{"cuda"} << 33 << layer << QString() << 0 << false;
+        // ggml-opencl.cpp ggml_backend_opencl_device_get_props: async and events false.
+        QTest::newRow("an OpenCL device beside a CUDA GPU")
+            << QStringList{"cuda", "opencl"} << 33 << layer << QString() << 0 << false;
+    }
+    void pipelineParallelismFollowsLlamaCppsConditions() {
+        QFETCH(QStringList, backends);
+        QFETCH(int, ngl);
+        QFETCH(int, splitMode);
+        QFETCH(QString, override_);
+        QFETCH(int, nCpuMoe);
+        QFETCH(bool, expected);
+        std::vector<std::string> names;
+        for (const auto& b : backends)
+            names.push_back(b.toStdString());
+        ResolvedOptions opt;
+        if (!override_.isEmpty()) {
+            const auto text = override_.toStdString();
+            const auto eq = text.find('=');
+            opt.pinned.tensor_overrides.push_back({text.substr(0, eq), text.substr(eq + 1)});
+        }
+        detail::PlacementChoice choice;
+        choice.ngl = static_cast<std::uint32_t>(ngl);
+        choice.split_mode = static_cast<SplitMode>(splitMode);
+        choice.n_cpu_moe = static_cast<std::uint32_t>(nCpuMoe);
+        QCOMPARE(detail::pipelineParallel(llama8bLike(), opt, budgetOf(names), choice), expected);
+    }
+
+    void twoCudaGpusWithEveryLayerPayForTheSchedulersInputCopies() {
+        // The same placement (-ngl 99 -ts 1,1: blocks 0-16 on GPU0, 17-31 and the output on GPU1)
+        // with and without pipeline parallelism: the second GPU driven by OpenCL (no async, no
+        // events) turns it off and changes nothing else.
+        const Plan with = twoGpuFullOffload("cuda");
+        const Plan without = twoGpuFullOffload("opencl");
+        const Rung& pp = chosen(with);
+        const Rung& off = chosen(without);
+        QCOMPARE(pp.placement.device_layers, off.placement.device_layers);
+        // ub 512, n_embd 32 x 128 = 4096. Hidden state [4096, 512] f32 = 8 MiB; FA mask [4096
+        // cells, 512] f16 = 4 MiB; positions 512 x 4 x 4 B = 8 KiB; output ids and token ids
+        // 512 x 4 B = 2 KiB each. GGML_SCHED_MAX_COPIES = 4.
+        // GPU0 (blocks only): its FFN peak, 4 x 512 x (3 x 16384 + 3 x 4096) + 4 MiB = 124 MiB,
+        // beats attention (512 x (14 x 4096 + 8 x 32 x 128) + 20 x 512 B, about 44 MiB) and
+        // counts one mask: + 4 x (4 MiB + 8 MiB + 10 KiB) - 4 MiB = 44 MiB + 40 KiB.
+        QCOMPARE(pp.devices[0].terms.compute - off.devices[0].terms.compute, 44 * MiB + 40 * KiB);
+        // GPU1 (blocks and the output): the logits peak, 4 x 512 x (128256 + 2 x 4096) B, about
+        // 266 MiB, counts no mask: + 4 x (4 MiB + 8 MiB + 10 KiB) = 48 MiB + 40 KiB.
+        QCOMPARE(pp.devices[1].terms.compute - off.devices[1].terms.compute, 48 * MiB + 40 * KiB);
+        // The CPU keeps 4 copies of each graph input a node reads instead of 1: 3 x (4 MiB mask
+        // + 2 KiB tokens + 8 KiB positions + 2 KiB output ids) = 12 MiB + 36 KiB.
+        QCOMPARE(pp.host.compute - off.host.compute, 12 * MiB + 36 * KiB);
+    }
+
+    void aFullyOffloadedHostHoldsTheGraphInputsOnce() {
+        // One GPU, no pipeline parallelism: the CPU holds the token rows it gathers (get_rows,
+        // [4096, 512] f32 = 8 MiB), the unread inp_embd input leaf (8 MiB), the FA mask (4 MiB)
+        // and token ids, positions and output ids (2 + 8 + 2 KiB): 20 MiB + 12 KiB.
+        HardwareSnapshot hw = snapshotFromSizes({24 * GiB}, 64 * GiB, false);
+        PlanOptions o = pinned({});
+        o.flash_attn = FlashAttn::On;
+        const Plan p = planOrFail(llama8bLike(), hw, o);
+        QCOMPARE(chosen(p).host.compute, 20 * MiB + 12 * KiB);
     }
 
     void noRpcHostMeansNoNetworkTime() {

@@ -117,13 +117,19 @@ async function main() {
     fs.writeFileSync(path.join(workDir, 'deepseek-v3-plan.txt'), text);
     console.log(`plan --model deepseek-v3 --rpc ${endpoints.join(',')} --probe: per-host table and one rpc-server line per host`);
   }
-  // Settings: every layer over the two hosts 3:1, and a partial offload (-ngl 4 of 7 with the
-  // output) split 1:2 at a longer context, so some layers stay on the main host's CPU.
+  // Settings: every layer over the two hosts 3:1 (pipeline parallelism on: two RPC devices, full
+  // offload), again with a doubled mask (-c 8192), two sequences and a halved ubatch, and a partial
+  // offload (-ngl 4 of 7 with the output) split 1:2 at a longer context, so some layers stay on
+  // the main host's CPU (pipeline parallelism off).
   const settings = [
     ['-c', '4096', '-np', '1', '-ngl', '99', '-ts', '3,1'],
+    ['-c', '8192', '-np', '1', '-ngl', '99', '-ts', '3,1'],
+    ['-c', '4096', '-np', '2', '-ngl', '99', '-ts', '3,1'],
+    ['-c', '4096', '-np', '1', '-ub', '256', '-ngl', '99', '-ts', '3,1'],
     ['-c', '8192', '-np', '1', '-ngl', '4', '-ts', '1,2'],
   ];
   let failures = 0;
+  let low = 0;
   const rows = [];
   for (const s of settings) {
     const planText = execFileSync(cli, ['plan', gguf, '--vram', '0', '--ram', '16GiB', '--rpc', endpoints.join(','), ...s, '--json'], { encoding: 'utf8' });
@@ -162,26 +168,32 @@ async function main() {
       for (const term of ['weights', 'kv', 'compute']) {
         const planMiB = (term === 'kv' ? p.kv_k + p.kv_v : p[term]) / MiB;
         const gotMiB = g[term] || 0;
-        // Weights and KV: exact to the log's 0.01 MiB. Compute: an estimate, reported.
+        // Weights and KV: exact to the log's 0.01 MiB. Compute: an estimate that must never be
+        // low (the plan at least llama.cpp's figure less its 0.01 MiB rounding); its
+        // overestimate is reported (docs/accuracy-rpc.md).
         const exact = term !== 'compute';
-        const ok = !exact || Math.abs(planMiB - gotMiB) <= 0.005 + 1e-9;
-        if (!ok) failures++;
-        rows.push(`${s.join(' ')} | ${dev} | ${term} | plan ${planMiB.toFixed(2)} MiB | llama.cpp ${gotMiB.toFixed(2)} MiB | ${exact ? (ok ? 'exact' : 'MISMATCH') : `${(((planMiB - gotMiB) / (gotMiB || 1)) * 100).toFixed(1)} %`}`);
+        const ok = exact ? Math.abs(planMiB - gotMiB) <= 0.005 + 1e-9 : planMiB >= gotMiB - 0.01 - 1e-9;
+        if (!ok) (exact ? failures++ : low++);
+        const pct = `${(((planMiB - gotMiB) / (gotMiB || 1)) * 100).toFixed(1)} %`;
+        rows.push(`${s.join(' ')} | ${dev} | ${term} | plan ${planMiB.toFixed(2)} MiB | llama.cpp ${gotMiB.toFixed(2)} MiB | ${exact ? (ok ? 'exact' : 'MISMATCH') : (ok ? pct : `LOW ${pct}`)}`);
       }
-      // The device's total (weights + KV + compute + output), the term the single-machine
-      // validation holds to +-2 % (compare.js). Reported until compute over RPC is priced
-      // (docs/accuracy-rpc.md: the v0.5.0 mechanisms the estimate misses).
+      // The device's total (weights + KV + compute + output), never low either.
       const planTotal = (p.weights + p.kv_k + p.kv_v + p.compute + p.output) / MiB;
       const gotTotal = (g.weights || 0) + (g.kv || 0) + (g.compute || 0) + (g.output || 0);
-      rows.push(`${s.join(' ')} | ${dev} | total | plan ${planTotal.toFixed(2)} MiB | llama.cpp ${gotTotal.toFixed(2)} MiB | ${(((planTotal - gotTotal) / (gotTotal || 1)) * 100).toFixed(1)} %`);
+      const totalOk = planTotal >= gotTotal - 0.01 - 1e-9;
+      if (!totalOk) low++;
+      rows.push(`${s.join(' ')} | ${dev} | total | plan ${planTotal.toFixed(2)} MiB | llama.cpp ${gotTotal.toFixed(2)} MiB | ${totalOk ? '' : 'LOW '}${(((planTotal - gotTotal) / (gotTotal || 1)) * 100).toFixed(1)} %`);
     }
   }
   const md = ['setting | device | term | plan | llama.cpp | result', ...rows].join('\n');
   fs.writeFileSync(path.join(workDir, 'rpc-accuracy.md'), md + '\n');
   console.log(md);
   stopAll();
-  if (failures) { console.error(`${failures} exact term(s) differ`); process.exit(1); }
-  console.log('rpc validation: weights and KV match llama.cpp on every device');
+  if (failures || low) {
+    console.error(`${failures} exact term(s) differ, ${low} compute or total figure(s) below llama.cpp's`);
+    process.exit(1);
+  }
+  console.log('rpc validation: weights and KV match llama.cpp on every device; no compute or total is low');
 }
 
 main().catch((e) => { console.error(`rpc validation failed: ${e.message}`); stopAll(); process.exit(1); });
