@@ -170,9 +170,16 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
 
     // Wrapped labels in a layout get the height their size hint asked for at some earlier
     // width; each keeps its minimum height at what its current width needs, so its last line
-    // is never cut (the panel scrolls instead).
-    for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth})
+    // is never cut (the panel scrolls instead). That minimum height is the whole answer, so the
+    // labels do not also ask the layouts for height-for-width: a wrapped label that does makes
+    // every relayout of the window lay out its text again at several widths, the largest cost of
+    // an option change after the plan itself (bench_ui_latency).
+    for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth}) {
         l->installEventFilter(this);
+        QSizePolicy policy = l->sizePolicy();
+        policy.setHeightForWidth(false);
+        l->setSizePolicy(policy);
+    }
 
     connect(m_rungs, &QComboBox::activated, this, [this](int i) {
         m_row = i;
@@ -188,6 +195,8 @@ void WhyPanel::clear(const QString& message) {
     m_rungs->clear();
     m_sentence->setText(message);
     m_numbers->clear();
+    for (QLabel* l : {m_sentence, m_numbers})
+        fitHeight(l);
     m_mtp->hide();
     m_mtp_button->hide();
     m_growth->hide();
@@ -267,12 +276,20 @@ void WhyPanel::setPlan(const Plan& plan, const Plan* without_mtp, const QString&
     if (without_mtp) m_without_mtp = *without_mtp;
     m_has_plan = true;
     {
-        const QSignalBlocker b(m_rungs);
-        m_rungs->clear();
-        for (size_t i = 0; i < plan.rungs.size(); ++i)
-            m_rungs->addItem(QStringLiteral("%1 — %2").arg(
-                tokensText(plan.rungs[i].context),
-                QString::fromLatin1(verdictName(plan.rungs[i].verdict))));
+        // Refilled only when an entry differs: the combo sizes to its contents, so a refill
+        // relays out the panel and, through the splitter, the window (bench_ui_latency).
+        QStringList items;
+        for (const Rung& r : plan.rungs)
+            items << QStringLiteral("%1 — %2").arg(tokensText(r.context),
+                                                   QString::fromLatin1(verdictName(r.verdict)));
+        bool same = m_rungs->count() == items.size();
+        for (int i = 0; same && i < items.size(); ++i)
+            same = m_rungs->itemText(i) == items[i];
+        if (!same) {
+            const QSignalBlocker b(m_rungs);
+            m_rungs->clear();
+            m_rungs->addItems(items);
+        }
     }
     // The rung the user asked for (-c) is the interesting one; else the launch decision; else the
     // smallest refused rung (the first wall).
@@ -338,6 +355,8 @@ void WhyPanel::render() {
         setRemedyCount(0);
         if (m_has_plan) m_sentence->setText(tr("The plan has no rungs."));
         m_numbers->clear();
+        for (QLabel* l : {m_sentence, m_numbers})
+            fitHeight(l);
         m_mtp->hide();
         m_mtp_button->hide();
         m_growth->hide();

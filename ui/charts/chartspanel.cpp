@@ -171,6 +171,11 @@ void applyNiceAxis(QValueAxis* axis, double top) {
     if (axis->min() != 0 || axis->max() != max) axis->setRange(0, max);
 }
 
+// An axis range is set only when it differs: setting the same range still relays the chart out.
+void setRangeIfChanged(QValueAxis* axis, double min, double max) {
+    if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
+}
+
 // Category axis below, GiB axis left, both attached to the bars and the budget line drawn over
 // them: the frame every memory chart shares.
 std::pair<QBarCategoryAxis*, QValueAxis*> attachGiBAxes(QChart* chart, QAbstractSeries* bars,
@@ -310,24 +315,36 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         prefill->attachAxis(x);
         prefill->attachAxis(yPrefill);
         // Axes and the highlighted launch point follow the model (read from it, never stored).
+        // Each is touched only when it differs: a changed label or range relays the chart out
+        // (every tick label measured again), even on a tab that is not shown.
         auto speedAxes = [this, x, yDecode, yPrefill, chosen] {
-            for (const QString& l : x->categoriesLabels())
-                x->remove(l);
-            chosen->clear();
             const int n = m_speed_model->rowCount();
+            QStringList labels;
+            QList<QPointF> launch;
             for (int r = 0; r < n; ++r) {
-                x->append(m_speed_model->index(r, SpeedModel::Label).data().toString(), r);
+                labels << m_speed_model->index(r, SpeedModel::Label).data().toString();
                 if (m_speed_model->index(r, 0).data(ChosenRole).toBool())
-                    chosen->append(r,
-                                   m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
+                    launch << QPointF(
+                        r, m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
             }
-            x->setRange(-0.25, std::max(0.25, n - 0.75));
-            yDecode->setRange(
-                0, std::max(1.0, columnMax(m_speed_model,
-                                           {SpeedModel::Decode, SpeedModel::DecodeHigh}, false) *
-                                     1.05));
-            yPrefill->setRange(
-                0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
+            if (x->categoriesLabels() != labels) {
+                for (const QString& l : x->categoriesLabels())
+                    x->remove(l);
+                for (int r = 0; r < n; ++r)
+                    x->append(labels[r], r);
+            }
+            if (chosen->points() != launch) chosen->replace(launch);
+            setRangeIfChanged(x, -0.25, std::max(0.25, n - 0.75));
+            // Nice ticks (as on the GiB axes), which also keep the range while an option moves
+            // the lines a few percent: most changes cost this chart no relayout.
+            applyNiceAxis(
+                yDecode,
+                std::max(1.0, columnMax(m_speed_model, {SpeedModel::Decode, SpeedModel::DecodeHigh},
+                                        false) *
+                                  1.05));
+            applyNiceAxis(
+                yPrefill,
+                std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
         };
         connect(m_speed_model, &QAbstractItemModel::modelReset, chart, speedAxes);
         connect(m_speed_model, &QAbstractItemModel::dataChanged, chart, speedAxes);
@@ -402,14 +419,16 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         gpu->attachAxis(yGpu);
         auto moeAxes = [this, chart, x, yDecode, yGpu] {
             const int n = m_moe_model->rowCount();
-            chart->setTitle(tr("MoE offload curve at %1 (estimates, band = decode range)")
-                                .arg(tokensText(m_moe_model->context())));
-            x->setRange(0, std::max(1, n - 1));
-            yDecode->setRange(
-                0,
+            const QString title = tr("MoE offload curve at %1 (estimates, band = decode range)")
+                                      .arg(tokensText(m_moe_model->context()));
+            if (chart->title() != title) chart->setTitle(title);
+            setRangeIfChanged(x, 0, std::max(1, n - 1));
+            setRangeIfChanged(
+                yDecode, 0,
                 std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::DecodeHigh}, false) * 1.05));
-            yGpu->setRange(
-                0, std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::GpuGiB}, false) * 1.1));
+            setRangeIfChanged(
+                yGpu, 0,
+                std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::GpuGiB}, false) * 1.1));
         };
         connect(m_moe_model, &QAbstractItemModel::modelReset, chart, moeAxes);
         connect(m_moe_model, &QAbstractItemModel::dataChanged, chart, moeAxes);
