@@ -361,10 +361,12 @@ void OptionsPanel::setSliderLabel(const QString& text) {
 }
 
 bool OptionsPanel::eventFilter(QObject* watched, QEvent* e) {
+    // Measured once the label has handled the change (it caches its size hint until then).
     if (watched == m_slider_label &&
         (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange ||
          e->type() == QEvent::Polish))
-        setSliderLabel(m_slider_label->text());
+        QMetaObject::invokeMethod(
+            this, [this] { setSliderLabel(m_slider_label->text()); }, Qt::QueuedConnection);
     return QWidget::eventFilter(watched, e);
 }
 

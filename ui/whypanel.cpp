@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace headroom::ui {
 
@@ -174,6 +175,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     // labels do not also ask the layouts for height-for-width: a wrapped label that does makes
     // every relayout of the window lay out its text again at several widths, the largest cost of
     // an option change after the plan itself (bench_ui_latency).
+    m_rungs->installEventFilter(this);
     for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth}) {
         l->installEventFilter(this);
         QSizePolicy policy = l->sizePolicy();
@@ -203,7 +205,19 @@ void WhyPanel::clear(const QString& message) {
     setRemedyCount(0);
 }
 
+void WhyPanel::fitRungCombo() {
+    const QSize hint = m_rungs->sizeHint();
+    const QSize fixed(std::max(hint.width(), m_rungs->minimumWidth()), hint.height());
+    if (m_rungs->minimumSize() != fixed || m_rungs->maximumSize() != fixed)
+        m_rungs->setFixedSize(fixed);
+}
+
 bool WhyPanel::eventFilter(QObject* watched, QEvent* e) {
+    // The combo's fixed size follows its font and style (a polish can change both); measured
+    // once the combo has handled the change (it caches its size hint until then).
+    if (watched == m_rungs && (e->type() == QEvent::Polish || e->type() == QEvent::FontChange ||
+                               e->type() == QEvent::StyleChange))
+        QMetaObject::invokeMethod(this, &WhyPanel::fitRungCombo, Qt::QueuedConnection);
     if (e->type() == QEvent::Resize)
         if (auto* l = qobject_cast<QLabel*>(watched)) fitHeight(l);
     return QWidget::eventFilter(watched, e);
@@ -289,6 +303,10 @@ void WhyPanel::setPlan(const Plan& plan, const Plan* without_mtp, const QString&
             const QSignalBlocker b(m_rungs);
             m_rungs->clear();
             m_rungs->addItems(items);
+            // A fixed size, grown (never shrunk) to the widest entries shown: a combo whose width
+            // follows its entries moves the splitters and resizes every widget in the window
+            // each time a verdict changes.
+            fitRungCombo();
         }
     }
     // The rung the user asked for (-c) is the interesting one; else the launch decision; else the

@@ -60,6 +60,8 @@ protected:
 private:
     void render();
     static void fitHeight(QLabel* l);
+    // The rung combo at a fixed size, grown to its widest entries (see setPlan).
+    void fitRungCombo();
     void setRemedyCount(size_t n);
     void renderMtp(const Rung& r);
 

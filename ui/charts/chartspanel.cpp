@@ -176,6 +176,12 @@ void setRangeIfChanged(QValueAxis* axis, double min, double max) {
     if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
 }
 
+// QTabBar lays its tabs out again on every setTabEnabled, even an unchanged one, and asks the
+// window for a relayout with them.
+void setTabEnabledIfChanged(QTabWidget* tabs, int index, bool enabled) {
+    if (tabs->isTabEnabled(index) != enabled) tabs->setTabEnabled(index, enabled);
+}
+
 // Category axis below, GiB axis left, both attached to the bars and the budget line drawn over
 // them: the frame every memory chart shares.
 std::pair<QBarCategoryAxis*, QValueAxis*> attachGiBAxes(QChart* chart, QAbstractSeries* bars,
@@ -675,9 +681,9 @@ void ChartsPanel::setPlan(const Plan& plan) {
     m_speed_model->setPlan(plan);
     m_expert_model->setPlan(plan);
     m_table_model->setPlan(plan);
-    m_tabs->setTabEnabled(m_tabs->indexOf(m_expert_view), m_expert_model->applicable());
+    setTabEnabledIfChanged(m_tabs, m_tabs->indexOf(m_expert_view), m_expert_model->applicable());
     m_moe_model->setPlan(plan);
-    m_tabs->setTabEnabled(m_tabs->indexOf(m_moe_view), m_moe_model->applicable());
+    setTabEnabledIfChanged(m_tabs, m_tabs->indexOf(m_moe_view), m_moe_model->applicable());
     if (m_tabs->currentWidget() == m_moe_view) m_moe_model->refresh();
 }
 
