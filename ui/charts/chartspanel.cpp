@@ -12,7 +12,6 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QStackedBarSeries>
-#include <QtCharts/QVBarModelMapper>
 #include <QtCharts/QVXYModelMapper>
 #include <QtCharts/QValueAxis>
 
@@ -174,6 +173,41 @@ void applyNiceAxis(QValueAxis* axis, double top) {
 // An axis range is set only when it differs: setting the same range still relays the chart out.
 void setRangeIfChanged(QValueAxis* axis, double min, double max) {
     if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
+}
+
+// The bars of `series` as a view of model columns first..last (one set per column, one value per
+// row), in place of QVBarModelMapper: the mapper deletes and recreates every bar set (with its
+// legend markers and bar items) on each model reset, which a plan with another number of rungs
+// causes; here the sets live as long as the chart and only values that differ are written.
+void bindBarSets(QAbstractBarSeries* series, QAbstractItemModel* model, int first, int last) {
+    QList<QBarSet*> sets;
+    for (int c = first; c <= last; ++c)
+        sets << new QBarSet(model->headerData(c, Qt::Horizontal).toString());
+    series->append(sets);
+    auto sync = [series, model, first, last] {
+        const QList<QBarSet*> bars = series->barSets();
+        const int rows = model->rowCount();
+        for (int c = first; c <= last && c - first < bars.size(); ++c) {
+            QBarSet* set = bars[c - first];
+            const QString label = model->headerData(c, Qt::Horizontal).toString();
+            if (set->label() != label) set->setLabel(label);
+            QList<qreal> values;
+            values.reserve(rows);
+            for (int r = 0; r < rows; ++r)
+                values << model->index(r, c).data().toReal();
+            if (set->count() == rows) {
+                for (int r = 0; r < rows; ++r)
+                    if (set->at(r) != values[r]) set->replace(r, values[r]);
+                continue;
+            }
+            if (set->count() > 0) set->remove(0, set->count());
+            set->append(values);
+        }
+    };
+    QObject::connect(model, &QAbstractItemModel::modelReset, series, sync);
+    QObject::connect(model, &QAbstractItemModel::dataChanged, series, sync);
+    QObject::connect(model, &QAbstractItemModel::headerDataChanged, series, sync);
+    sync();
 }
 
 // QTabBar lays its tabs out again on every setTabEnabled, even an unchanged one, and asks the
@@ -457,11 +491,8 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         styleChart(chart);
         chart->setTitle(tr("MoE: expert cache vs KV on the GPU"));
         auto* series = new QStackedBarSeries(chart);
-        auto* mapper = new QVBarModelMapper(series);
-        mapper->setModel(m_expert_model);
-        mapper->setSeries(series);
-        mapper->setFirstBarSetColumn(ExpertSplitModel::ExpertSlots);
-        mapper->setLastBarSetColumn(ExpertSplitModel::KvPages);
+        bindBarSets(series, m_expert_model, ExpertSplitModel::ExpertSlots,
+                    ExpertSplitModel::KvPages);
         chart->addSeries(series);
         auto* budget = budgetLine(m_expert_model, ExpertSplitModel::Budget, chart);
         chart->addSeries(budget);
@@ -471,11 +502,12 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         const auto axes = attachGiBAxes(chart, series, budget);
         auto* const x = axes.first;
         auto* const y = axes.second;
-        connect(series, &QStackedBarSeries::barsetsAdded, chart, [series] {
+        // Coloured once the chart holds the series (adding it applies the theme's colours).
+        {
             const QList<QBarSet*> sets = series->barSets();
-            if (!sets.empty()) sets[0]->setColor(termColor(RungMemoryModel::Experts));
-            if (sets.size() > 1) sets[1]->setColor(termColor(RungMemoryModel::Kv));
-        });
+            sets[0]->setColor(termColor(RungMemoryModel::Experts));
+            sets[1]->setColor(termColor(RungMemoryModel::Kv));
+        }
         connect(series, &QStackedBarSeries::hovered, this,
                 [this, series](bool on, int row, QBarSet* set) {
                     showHover(m_expert_model, row,
@@ -569,11 +601,7 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     styleChart(chart);
     auto* series = new QStackedBarSeries(chart);
     series->setBarWidth(0.7);
-    auto* mapper = new QVBarModelMapper(series);
-    mapper->setModel(model);
-    mapper->setSeries(series);
-    mapper->setFirstBarSetColumn(RungMemoryModel::Weights);
-    mapper->setLastBarSetColumn(RungMemoryModel::Mmproj);
+    bindBarSets(series, model, RungMemoryModel::Weights, RungMemoryModel::Mmproj);
     chart->addSeries(series);
     auto* budget = budgetLine(model, RungMemoryModel::Budget, chart);
     chart->addSeries(budget);
@@ -590,7 +618,7 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
             sets[i]->setBorderColor(termColor(RungMemoryModel::Weights + i).darker(115));
         }
     };
-    connect(series, &QStackedBarSeries::barsetsAdded, chart, recolor);
+    recolor();
     connect(series, &QStackedBarSeries::hovered, this,
             [this, model, series](bool on, int row, QBarSet* set) {
                 showHover(model, row,

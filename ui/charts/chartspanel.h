@@ -1,8 +1,8 @@
 // The charts: memory per rung for each GPU and for host RAM (stacked by term, budget line), the
 // MoE expert-cache vs KV split, decode/prefill speed vs context and the MoE offload curve
 // (decode with its range and GPU GiB per --n-cpu-moe value). Every chart is a view of an
-// item model from rungmodels.h through a model mapper; the panel owns the models, the charts
-// never hold data of their own.
+// item model from rungmodels.h through a model mapper (bars: bindBarSets); the panel owns the
+// models, the charts never hold data of their own.
 #pragma once
 
 #include "metatypes.h"
