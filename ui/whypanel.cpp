@@ -178,9 +178,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     m_rungs->installEventFilter(this);
     for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth}) {
         l->installEventFilter(this);
-        QSizePolicy policy = l->sizePolicy();
-        policy.setHeightForWidth(false);
-        l->setSizePolicy(policy);
+        fitHeight(l);
     }
 
     connect(m_rungs, &QComboBox::activated, this, [this](int i) {
@@ -226,6 +224,12 @@ bool WhyPanel::eventFilter(QObject* watched, QEvent* e) {
 void WhyPanel::fitHeight(QLabel* l) {
     const int need = l->text().isEmpty() ? 0 : l->heightForWidth(l->width());
     if (need != l->minimumHeight()) l->setMinimumHeight(need);
+    // QLabel turns height-for-width back on with every setText; off again (see the constructor).
+    QSizePolicy policy = l->sizePolicy();
+    if (policy.hasHeightForWidth()) {
+        policy.setHeightForWidth(false);
+        l->setSizePolicy(policy);
+    }
 }
 
 QString WhyPanel::growthText() const {

@@ -38,6 +38,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <memory>
 
 namespace headroom::ui {
 
@@ -386,8 +388,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
                 yPrefill,
                 std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
         };
-        connect(m_speed_model, &QAbstractItemModel::modelReset, chart, speedAxes);
-        connect(m_speed_model, &QAbstractItemModel::dataChanged, chart, speedAxes);
+        whileShown(m_speed_model, chart, &m_speed_view, speedAxes);
         m_speed_view = new QChartView(chart, m_tabs);
         m_speed_view->setObjectName(QStringLiteral("speedChart"));
         m_speed_view->setAccessibleName(tr("Speed vs context chart"));
@@ -525,8 +526,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
                 columnMax(m_expert_model, {ExpertSplitModel::Budget}, false));
             applyNiceAxis(y, top);
         };
-        connect(m_expert_model, &QAbstractItemModel::modelReset, chart, expertAxes);
-        connect(m_expert_model, &QAbstractItemModel::dataChanged, chart, expertAxes);
+        whileShown(m_expert_model, chart, &m_expert_view, expertAxes);
         m_expert_view = new QChartView(chart, m_tabs);
         m_expert_view->setObjectName(QStringLiteral("expertChart"));
         m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
@@ -565,6 +565,30 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     });
     m_tabs->addTab(m_table, tr("Numbers &table"));
     rebuildMemoryCharts(0);
+}
+
+void ChartsPanel::whileShown(QAbstractItemModel* model, QObject* chart, QChartView* const* view,
+                             const std::function<void()>& update) {
+    // A chart on a tab that is not shown still lays its axes out again on every change of range
+    // or labels (each tick label measured); its axes follow the model when its tab is current,
+    // and catch up when the tab comes up.
+    auto stale = std::make_shared<bool>(false);
+    auto onChange = [this, stale, view, update] {
+        if (m_tabs->currentWidget() != *view) {
+            *stale = true;
+            return;
+        }
+        *stale = false;
+        update();
+    };
+    connect(model, &QAbstractItemModel::modelReset, chart, onChange);
+    connect(model, &QAbstractItemModel::dataChanged, chart, onChange);
+    connect(m_tabs, &QTabWidget::currentChanged, chart, [this, stale, view, update] {
+        if (*stale && m_tabs->currentWidget() == *view) {
+            *stale = false;
+            update();
+        }
+    });
 }
 
 QString selectionAsTsv(const QTableView* view) {

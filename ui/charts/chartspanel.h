@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -85,6 +86,10 @@ private:
     void rebuildMemoryCharts(int devices);
     QChartView* makeMemoryChart(RungMemoryModel* model);
     void updateLegend();
+    // Calls `update` (a chart's axes) on each change of `model` while `*view` is the current tab,
+    // and once when it becomes current after changes.
+    void whileShown(QAbstractItemModel* model, QObject* chart, QChartView* const* view,
+                    const std::function<void()>& update);
 
     QTabWidget* m_tabs = nullptr;
     QWidget* m_memory_page = nullptr;
