@@ -340,12 +340,9 @@ QString WhyPanel::numbersText() const {
 }
 
 void WhyPanel::setRemedyCount(size_t n) {
-    // Buttons are kept and relabelled from plan to plan: creating and deleting widgets on
-    // every option change costs a relayout of the whole panel (bench_ui_latency).
-    while (m_remedy_buttons.size() > n) {
-        delete m_remedy_buttons.back();
-        m_remedy_buttons.pop_back();
-    }
+    // Buttons are kept and relabelled from plan to plan, surplus ones hidden rather than
+    // deleted: a new style-sheeted button is polished and laid out from scratch, several
+    // milliseconds each time a refusal gains or loses a remedy (bench_ui_latency).
     while (m_remedy_buttons.size() < n) {
         const size_t i = m_remedy_buttons.size();
         auto* b = new QPushButton(m_remedy_box);
@@ -370,6 +367,10 @@ void WhyPanel::setRemedyCount(size_t n) {
         m_remedy_layout->addWidget(b);
         m_remedy_buttons.push_back(b);
     }
+    for (size_t i = 0; i < m_remedy_buttons.size(); ++i)
+        if (m_remedy_buttons[i]->isVisibleTo(m_remedy_box) != (i < n))
+            m_remedy_buttons[i]->setVisible(i < n);
+    m_remedy_shown = n;
 }
 
 void WhyPanel::render() {
