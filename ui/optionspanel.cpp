@@ -5,12 +5,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSlider>
 #include <QSpinBox>
+#include <algorithm>
 
 namespace headroom::ui {
 
@@ -47,7 +49,10 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     m_slider->setMinimumWidth(220);
     m_slider_label = new QLabel;
     m_slider_label->setObjectName(QStringLiteral("contextSliderLabel"));
-    m_slider_label->setMinimumWidth(48);
+    // Wide enough for "native" and "128K" from the start (see setSliderLabel).
+    m_slider_label->setMinimumWidth(
+        std::max(48, m_slider_label->fontMetrics().horizontalAdvance(QStringLiteral("0000K")) + 4));
+    m_slider_label->installEventFilter(this);
     m_context = named(new QLineEdit, "contextEdit", tr("Exact context"),
                       tr("Any context: 131072, 128K, or 'auto'; 'native' is the trained context"));
     m_context->setMaximumWidth(90);
@@ -344,17 +349,38 @@ void OptionsPanel::setRungs(const std::vector<std::uint32_t>& rungs, std::uint64
     syncContextWidgets();
 }
 
+void OptionsPanel::setSliderLabel(const QString& text) {
+    // The label keeps a fixed size, grown (never shrunk) to the widest text it has shown: a
+    // label whose size can change asks the whole window to lay out again on every slider step
+    // (bench_ui_latency), a fixed one only repaints itself.
+    m_slider_label->setText(text);
+    const QSize hint = m_slider_label->sizeHint();
+    const QSize fixed(std::max({48, hint.width(), m_slider_label->minimumWidth()}), hint.height());
+    if (m_slider_label->minimumSize() != fixed || m_slider_label->maximumSize() != fixed)
+        m_slider_label->setFixedSize(fixed);
+}
+
+bool OptionsPanel::eventFilter(QObject* watched, QEvent* e) {
+    // Measured once the label has handled the change (it caches its size hint until then).
+    if (watched == m_slider_label &&
+        (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange ||
+         e->type() == QEvent::Polish))
+        QMetaObject::invokeMethod(
+            this, [this] { setSliderLabel(m_slider_label->text()); }, Qt::QueuedConnection);
+    return QWidget::eventFilter(watched, e);
+}
+
 void OptionsPanel::syncContextWidgets() {
     const QSignalBlocker b1(m_slider), b2(m_context);
     if (!m_options.context) {
         m_slider->setValue(0);
-        m_slider_label->setText(tr("Auto"));
+        setSliderLabel(tr("Auto"));
         m_context->setText(tr("auto"));
         return;
     }
     const std::uint32_t c = *m_options.context;
     if (c == 0) {
-        m_slider_label->setText(tr("native"));
+        setSliderLabel(tr("native"));
         m_context->setText(tr("native"));
         m_slider->setValue(int(m_rungs.size()));
         return;
@@ -365,7 +391,7 @@ void OptionsPanel::syncContextWidgets() {
         if (m_rungs[i] <= c) pos = int(i) + 1;
     if (pos == 0 && !m_rungs.empty()) pos = 1;
     m_slider->setValue(pos);
-    m_slider_label->setText(tokensText(c));
+    setSliderLabel(tokensText(c));
     m_context->setText(QString::number(c));
 }
 

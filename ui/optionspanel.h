@@ -43,9 +43,14 @@ Q_SIGNALS:
     // names the field and the accepted forms. The window must not keep showing the last plan.
     void optionsInvalid(const QString& message);
 
+protected:
+    // The context label's fixed size follows its font (see setSliderLabel).
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
 private:
     void emitEdited();
     void syncContextWidgets();
+    void setSliderLabel(const QString& text);
     void onContextText();
     void onPlacementEdited();
     void syncPlacementWidgets();

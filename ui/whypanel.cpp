@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace headroom::ui {
 
@@ -170,9 +171,15 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
 
     // Wrapped labels in a layout get the height their size hint asked for at some earlier
     // width; each keeps its minimum height at what its current width needs, so its last line
-    // is never cut (the panel scrolls instead).
-    for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth})
+    // is never cut (the panel scrolls instead). That minimum height is the whole answer, so the
+    // labels do not also ask the layouts for height-for-width: a wrapped label that does makes
+    // every relayout of the window lay out its text again at several widths, the largest cost of
+    // an option change after the plan itself (bench_ui_latency).
+    m_rungs->installEventFilter(this);
+    for (QLabel* l : {m_sentence, m_numbers, m_mtp, m_growth}) {
         l->installEventFilter(this);
+        fitHeight(l);
+    }
 
     connect(m_rungs, &QComboBox::activated, this, [this](int i) {
         m_row = i;
@@ -188,13 +195,27 @@ void WhyPanel::clear(const QString& message) {
     m_rungs->clear();
     m_sentence->setText(message);
     m_numbers->clear();
+    for (QLabel* l : {m_sentence, m_numbers})
+        fitHeight(l);
     m_mtp->hide();
     m_mtp_button->hide();
     m_growth->hide();
     setRemedyCount(0);
 }
 
+void WhyPanel::fitRungCombo() {
+    const QSize hint = m_rungs->sizeHint();
+    const QSize fixed(std::max(hint.width(), m_rungs->minimumWidth()), hint.height());
+    if (m_rungs->minimumSize() != fixed || m_rungs->maximumSize() != fixed)
+        m_rungs->setFixedSize(fixed);
+}
+
 bool WhyPanel::eventFilter(QObject* watched, QEvent* e) {
+    // The combo's fixed size follows its font and style (a polish can change both); measured
+    // once the combo has handled the change (it caches its size hint until then).
+    if (watched == m_rungs && (e->type() == QEvent::Polish || e->type() == QEvent::FontChange ||
+                               e->type() == QEvent::StyleChange))
+        QMetaObject::invokeMethod(this, &WhyPanel::fitRungCombo, Qt::QueuedConnection);
     if (e->type() == QEvent::Resize)
         if (auto* l = qobject_cast<QLabel*>(watched)) fitHeight(l);
     return QWidget::eventFilter(watched, e);
@@ -203,6 +224,12 @@ bool WhyPanel::eventFilter(QObject* watched, QEvent* e) {
 void WhyPanel::fitHeight(QLabel* l) {
     const int need = l->text().isEmpty() ? 0 : l->heightForWidth(l->width());
     if (need != l->minimumHeight()) l->setMinimumHeight(need);
+    // QLabel turns height-for-width back on with every setText; off again (see the constructor).
+    QSizePolicy policy = l->sizePolicy();
+    if (policy.hasHeightForWidth()) {
+        policy.setHeightForWidth(false);
+        l->setSizePolicy(policy);
+    }
 }
 
 QString WhyPanel::growthText() const {
@@ -267,12 +294,24 @@ void WhyPanel::setPlan(const Plan& plan, const Plan* without_mtp, const QString&
     if (without_mtp) m_without_mtp = *without_mtp;
     m_has_plan = true;
     {
-        const QSignalBlocker b(m_rungs);
-        m_rungs->clear();
-        for (size_t i = 0; i < plan.rungs.size(); ++i)
-            m_rungs->addItem(QStringLiteral("%1 — %2").arg(
-                tokensText(plan.rungs[i].context),
-                QString::fromLatin1(verdictName(plan.rungs[i].verdict))));
+        // Refilled only when an entry differs: the combo sizes to its contents, so a refill
+        // relays out the panel and, through the splitter, the window (bench_ui_latency).
+        QStringList items;
+        for (const Rung& r : plan.rungs)
+            items << QStringLiteral("%1 — %2").arg(tokensText(r.context),
+                                                   QString::fromLatin1(verdictName(r.verdict)));
+        bool same = m_rungs->count() == items.size();
+        for (int i = 0; same && i < items.size(); ++i)
+            same = m_rungs->itemText(i) == items[i];
+        if (!same) {
+            const QSignalBlocker b(m_rungs);
+            m_rungs->clear();
+            m_rungs->addItems(items);
+            // A fixed size, grown (never shrunk) to the widest entries shown: a combo whose width
+            // follows its entries moves the splitters and resizes every widget in the window
+            // each time a verdict changes.
+            fitRungCombo();
+        }
     }
     // The rung the user asked for (-c) is the interesting one; else the launch decision; else the
     // smallest refused rung (the first wall).
@@ -301,12 +340,9 @@ QString WhyPanel::numbersText() const {
 }
 
 void WhyPanel::setRemedyCount(size_t n) {
-    // Buttons are kept and relabelled from plan to plan: creating and deleting widgets on
-    // every option change costs a relayout of the whole panel (bench_ui_latency).
-    while (m_remedy_buttons.size() > n) {
-        delete m_remedy_buttons.back();
-        m_remedy_buttons.pop_back();
-    }
+    // Buttons are kept and relabelled from plan to plan, surplus ones hidden rather than
+    // deleted: a new style-sheeted button is polished and laid out from scratch, several
+    // milliseconds each time a refusal gains or loses a remedy (bench_ui_latency).
     while (m_remedy_buttons.size() < n) {
         const size_t i = m_remedy_buttons.size();
         auto* b = new QPushButton(m_remedy_box);
@@ -331,6 +367,10 @@ void WhyPanel::setRemedyCount(size_t n) {
         m_remedy_layout->addWidget(b);
         m_remedy_buttons.push_back(b);
     }
+    for (size_t i = 0; i < m_remedy_buttons.size(); ++i)
+        if (m_remedy_buttons[i]->isVisibleTo(m_remedy_box) != (i < n))
+            m_remedy_buttons[i]->setVisible(i < n);
+    m_remedy_shown = n;
 }
 
 void WhyPanel::render() {
@@ -338,6 +378,8 @@ void WhyPanel::render() {
         setRemedyCount(0);
         if (m_has_plan) m_sentence->setText(tr("The plan has no rungs."));
         m_numbers->clear();
+        for (QLabel* l : {m_sentence, m_numbers})
+            fitHeight(l);
         m_mtp->hide();
         m_mtp_button->hide();
         m_growth->hide();

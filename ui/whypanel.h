@@ -41,7 +41,7 @@ public:
     int selectedRung() const { return m_row; }
     QString sentence() const;
     QString numbersText() const;
-    int remedyCount() const { return int(m_remedy_buttons.size()); }
+    int remedyCount() const { return int(m_remedy_shown); }
     // The MTP line of the shown rung ("" for a model without an MTP head).
     QString mtpText() const;
     // The growth line ("" unless the launch window is shown).
@@ -60,6 +60,8 @@ protected:
 private:
     void render();
     static void fitHeight(QLabel* l);
+    // The rung combo at a fixed size, grown to its widest entries (see setPlan).
+    void fitRungCombo();
     void setRemedyCount(size_t n);
     void renderMtp(const Rung& r);
 
@@ -72,6 +74,7 @@ private:
     QWidget* m_remedy_box;
     QVBoxLayout* m_remedy_layout;
     std::vector<QPushButton*> m_remedy_buttons;
+    size_t m_remedy_shown = 0; // the first m_remedy_shown buttons are shown
     std::optional<Plan> m_without_mtp;
     QLabel* m_mtp;
     QLabel* m_growth;

@@ -12,7 +12,6 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QStackedBarSeries>
-#include <QtCharts/QVBarModelMapper>
 #include <QtCharts/QVXYModelMapper>
 #include <QtCharts/QValueAxis>
 
@@ -39,6 +38,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <memory>
 
 namespace headroom::ui {
 
@@ -169,6 +170,52 @@ void applyNiceAxis(QValueAxis* axis, double top) {
         axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
     }
     if (axis->min() != 0 || axis->max() != max) axis->setRange(0, max);
+}
+
+// An axis range is set only when it differs: setting the same range still relays the chart out.
+void setRangeIfChanged(QValueAxis* axis, double min, double max) {
+    if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
+}
+
+// The bars of `series` as a view of model columns first..last (one set per column, one value per
+// row), in place of QVBarModelMapper: the mapper deletes and recreates every bar set (with its
+// legend markers and bar items) on each model reset, which a plan with another number of rungs
+// causes; here the sets live as long as the chart and only values that differ are written.
+void bindBarSets(QAbstractBarSeries* series, QAbstractItemModel* model, int first, int last) {
+    QList<QBarSet*> sets;
+    for (int c = first; c <= last; ++c)
+        sets << new QBarSet(model->headerData(c, Qt::Horizontal).toString());
+    series->append(sets);
+    auto sync = [series, model, first, last] {
+        const QList<QBarSet*> bars = series->barSets();
+        const int rows = model->rowCount();
+        for (int c = first; c <= last && c - first < bars.size(); ++c) {
+            QBarSet* set = bars[c - first];
+            const QString label = model->headerData(c, Qt::Horizontal).toString();
+            if (set->label() != label) set->setLabel(label);
+            QList<qreal> values;
+            values.reserve(rows);
+            for (int r = 0; r < rows; ++r)
+                values << model->index(r, c).data().toReal();
+            if (set->count() == rows) {
+                for (int r = 0; r < rows; ++r)
+                    if (set->at(r) != values[r]) set->replace(r, values[r]);
+                continue;
+            }
+            if (set->count() > 0) set->remove(0, set->count());
+            set->append(values);
+        }
+    };
+    QObject::connect(model, &QAbstractItemModel::modelReset, series, sync);
+    QObject::connect(model, &QAbstractItemModel::dataChanged, series, sync);
+    QObject::connect(model, &QAbstractItemModel::headerDataChanged, series, sync);
+    sync();
+}
+
+// QTabBar lays its tabs out again on every setTabEnabled, even an unchanged one, and asks the
+// window for a relayout with them.
+void setTabEnabledIfChanged(QTabWidget* tabs, int index, bool enabled) {
+    if (tabs->isTabEnabled(index) != enabled) tabs->setTabEnabled(index, enabled);
 }
 
 // Category axis below, GiB axis left, both attached to the bars and the budget line drawn over
@@ -310,27 +357,38 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         prefill->attachAxis(x);
         prefill->attachAxis(yPrefill);
         // Axes and the highlighted launch point follow the model (read from it, never stored).
+        // Each is touched only when it differs: a changed label or range relays the chart out
+        // (every tick label measured again), even on a tab that is not shown.
         auto speedAxes = [this, x, yDecode, yPrefill, chosen] {
-            for (const QString& l : x->categoriesLabels())
-                x->remove(l);
-            chosen->clear();
             const int n = m_speed_model->rowCount();
+            QStringList labels;
+            QList<QPointF> launch;
             for (int r = 0; r < n; ++r) {
-                x->append(m_speed_model->index(r, SpeedModel::Label).data().toString(), r);
+                labels << m_speed_model->index(r, SpeedModel::Label).data().toString();
                 if (m_speed_model->index(r, 0).data(ChosenRole).toBool())
-                    chosen->append(r,
-                                   m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
+                    launch << QPointF(
+                        r, m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
             }
-            x->setRange(-0.25, std::max(0.25, n - 0.75));
-            yDecode->setRange(
-                0, std::max(1.0, columnMax(m_speed_model,
-                                           {SpeedModel::Decode, SpeedModel::DecodeHigh}, false) *
-                                     1.05));
-            yPrefill->setRange(
-                0, std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
+            if (x->categoriesLabels() != labels) {
+                for (const QString& l : x->categoriesLabels())
+                    x->remove(l);
+                for (int r = 0; r < n; ++r)
+                    x->append(labels[r], r);
+            }
+            if (chosen->points() != launch) chosen->replace(launch);
+            setRangeIfChanged(x, -0.25, std::max(0.25, n - 0.75));
+            // Nice ticks (as on the GiB axes), which also keep the range while an option moves
+            // the lines a few percent: most changes cost this chart no relayout.
+            applyNiceAxis(
+                yDecode,
+                std::max(1.0, columnMax(m_speed_model, {SpeedModel::Decode, SpeedModel::DecodeHigh},
+                                        false) *
+                                  1.05));
+            applyNiceAxis(
+                yPrefill,
+                std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
         };
-        connect(m_speed_model, &QAbstractItemModel::modelReset, chart, speedAxes);
-        connect(m_speed_model, &QAbstractItemModel::dataChanged, chart, speedAxes);
+        whileShown(m_speed_model, chart, &m_speed_view, speedAxes);
         m_speed_view = new QChartView(chart, m_tabs);
         m_speed_view->setObjectName(QStringLiteral("speedChart"));
         m_speed_view->setAccessibleName(tr("Speed vs context chart"));
@@ -402,14 +460,16 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         gpu->attachAxis(yGpu);
         auto moeAxes = [this, chart, x, yDecode, yGpu] {
             const int n = m_moe_model->rowCount();
-            chart->setTitle(tr("MoE offload curve at %1 (estimates, band = decode range)")
-                                .arg(tokensText(m_moe_model->context())));
-            x->setRange(0, std::max(1, n - 1));
-            yDecode->setRange(
-                0,
+            const QString title = tr("MoE offload curve at %1 (estimates, band = decode range)")
+                                      .arg(tokensText(m_moe_model->context()));
+            if (chart->title() != title) chart->setTitle(title);
+            setRangeIfChanged(x, 0, std::max(1, n - 1));
+            setRangeIfChanged(
+                yDecode, 0,
                 std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::DecodeHigh}, false) * 1.05));
-            yGpu->setRange(
-                0, std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::GpuGiB}, false) * 1.1));
+            setRangeIfChanged(
+                yGpu, 0,
+                std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::GpuGiB}, false) * 1.1));
         };
         connect(m_moe_model, &QAbstractItemModel::modelReset, chart, moeAxes);
         connect(m_moe_model, &QAbstractItemModel::dataChanged, chart, moeAxes);
@@ -432,11 +492,8 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         styleChart(chart);
         chart->setTitle(tr("MoE: expert cache vs KV on the GPU"));
         auto* series = new QStackedBarSeries(chart);
-        auto* mapper = new QVBarModelMapper(series);
-        mapper->setModel(m_expert_model);
-        mapper->setSeries(series);
-        mapper->setFirstBarSetColumn(ExpertSplitModel::ExpertSlots);
-        mapper->setLastBarSetColumn(ExpertSplitModel::KvPages);
+        bindBarSets(series, m_expert_model, ExpertSplitModel::ExpertSlots,
+                    ExpertSplitModel::KvPages);
         chart->addSeries(series);
         auto* budget = budgetLine(m_expert_model, ExpertSplitModel::Budget, chart);
         chart->addSeries(budget);
@@ -446,11 +503,12 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         const auto axes = attachGiBAxes(chart, series, budget);
         auto* const x = axes.first;
         auto* const y = axes.second;
-        connect(series, &QStackedBarSeries::barsetsAdded, chart, [series] {
+        // Coloured once the chart holds the series (adding it applies the theme's colours).
+        {
             const QList<QBarSet*> sets = series->barSets();
-            if (!sets.empty()) sets[0]->setColor(termColor(RungMemoryModel::Experts));
-            if (sets.size() > 1) sets[1]->setColor(termColor(RungMemoryModel::Kv));
-        });
+            sets[0]->setColor(termColor(RungMemoryModel::Experts));
+            sets[1]->setColor(termColor(RungMemoryModel::Kv));
+        }
         connect(series, &QStackedBarSeries::hovered, this,
                 [this, series](bool on, int row, QBarSet* set) {
                     showHover(m_expert_model, row,
@@ -468,8 +526,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
                 columnMax(m_expert_model, {ExpertSplitModel::Budget}, false));
             applyNiceAxis(y, top);
         };
-        connect(m_expert_model, &QAbstractItemModel::modelReset, chart, expertAxes);
-        connect(m_expert_model, &QAbstractItemModel::dataChanged, chart, expertAxes);
+        whileShown(m_expert_model, chart, &m_expert_view, expertAxes);
         m_expert_view = new QChartView(chart, m_tabs);
         m_expert_view->setObjectName(QStringLiteral("expertChart"));
         m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
@@ -510,6 +567,30 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     rebuildMemoryCharts(0);
 }
 
+void ChartsPanel::whileShown(QAbstractItemModel* model, QObject* chart, QChartView* const* view,
+                             const std::function<void()>& update) {
+    // A chart on a tab that is not shown still lays its axes out again on every change of range
+    // or labels (each tick label measured); its axes follow the model when its tab is current,
+    // and catch up when the tab comes up.
+    auto stale = std::make_shared<bool>(false);
+    auto onChange = [this, stale, view, update] {
+        if (m_tabs->currentWidget() != *view) {
+            *stale = true;
+            return;
+        }
+        *stale = false;
+        update();
+    };
+    connect(model, &QAbstractItemModel::modelReset, chart, onChange);
+    connect(model, &QAbstractItemModel::dataChanged, chart, onChange);
+    connect(m_tabs, &QTabWidget::currentChanged, chart, [this, stale, view, update] {
+        if (*stale && m_tabs->currentWidget() == *view) {
+            *stale = false;
+            update();
+        }
+    });
+}
+
 QString selectionAsTsv(const QTableView* view) {
     const QModelIndexList selected = view->selectionModel()->selectedIndexes();
     if (selected.isEmpty()) return {};
@@ -544,11 +625,7 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     styleChart(chart);
     auto* series = new QStackedBarSeries(chart);
     series->setBarWidth(0.7);
-    auto* mapper = new QVBarModelMapper(series);
-    mapper->setModel(model);
-    mapper->setSeries(series);
-    mapper->setFirstBarSetColumn(RungMemoryModel::Weights);
-    mapper->setLastBarSetColumn(RungMemoryModel::Mmproj);
+    bindBarSets(series, model, RungMemoryModel::Weights, RungMemoryModel::Mmproj);
     chart->addSeries(series);
     auto* budget = budgetLine(model, RungMemoryModel::Budget, chart);
     chart->addSeries(budget);
@@ -565,7 +642,7 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
             sets[i]->setBorderColor(termColor(RungMemoryModel::Weights + i).darker(115));
         }
     };
-    connect(series, &QStackedBarSeries::barsetsAdded, chart, recolor);
+    recolor();
     connect(series, &QStackedBarSeries::hovered, this,
             [this, model, series](bool on, int row, QBarSet* set) {
                 showHover(model, row,
@@ -656,9 +733,9 @@ void ChartsPanel::setPlan(const Plan& plan) {
     m_speed_model->setPlan(plan);
     m_expert_model->setPlan(plan);
     m_table_model->setPlan(plan);
-    m_tabs->setTabEnabled(m_tabs->indexOf(m_expert_view), m_expert_model->applicable());
+    setTabEnabledIfChanged(m_tabs, m_tabs->indexOf(m_expert_view), m_expert_model->applicable());
     m_moe_model->setPlan(plan);
-    m_tabs->setTabEnabled(m_tabs->indexOf(m_moe_view), m_moe_model->applicable());
+    setTabEnabledIfChanged(m_tabs, m_tabs->indexOf(m_moe_view), m_moe_model->applicable());
     if (m_tabs->currentWidget() == m_moe_view) m_moe_model->refresh();
 }
 

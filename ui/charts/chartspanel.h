@@ -1,14 +1,15 @@
 // The charts: memory per rung for each GPU and for host RAM (stacked by term, budget line), the
 // MoE expert-cache vs KV split, decode/prefill speed vs context and the MoE offload curve
 // (decode with its range and GPU GiB per --n-cpu-moe value). Every chart is a view of an
-// item model from rungmodels.h through a model mapper; the panel owns the models, the charts
-// never hold data of their own.
+// item model from rungmodels.h through a model mapper (bars: bindBarSets); the panel owns the
+// models, the charts never hold data of their own.
 #pragma once
 
 #include "metatypes.h"
 
 #include <QWidget>
 
+#include <functional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -85,6 +86,10 @@ private:
     void rebuildMemoryCharts(int devices);
     QChartView* makeMemoryChart(RungMemoryModel* model);
     void updateLegend();
+    // Calls `update` (a chart's axes) on each change of `model` while `*view` is the current tab,
+    // and once when it becomes current after changes.
+    void whileShown(QAbstractItemModel* model, QObject* chart, QChartView* const* view,
+                    const std::function<void()>& update);
 
     QTabWidget* m_tabs = nullptr;
     QWidget* m_memory_page = nullptr;
