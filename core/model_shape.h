@@ -33,6 +33,11 @@ struct LayerShape {
     // n_embd_v_gqa(il). For MLA, k is kv_lora_rank + rope dims and there is no V cache.
     std::uint32_t n_embd_k_gqa = 0;
     std::uint32_t n_embd_v_gqa = 0;
+    // Elements per token of this layer's sparse-attention indexer key (DeepSeek-V3.2 DSA,
+    // GLM-5): llama_kv_cache_dsa (src/llama-kv-cache-dsa.cpp) keeps a second llama_kv_cache over
+    // the layers its filter_lid accepts, with one key head of indexer_head_size and no V (the
+    // model is MLA). Priced with type_k over the same cells as the layer's K. 0 = no indexer.
+    std::uint32_t n_embd_indexer_k = 0;
     // Recurrent state elements per sequence: llama_hparams::n_embd_r() (conv/shift state) and
     // n_embd_s() (SSM/WKV state). Allocated in f32 by llama_memory_recurrent.
     std::uint64_t recurrent_r = 0;
