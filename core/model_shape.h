@@ -119,11 +119,15 @@ struct ModelShape {
     // (TENSOR_DUPLICATED), counted in output_bytes; it reuses the one copy when both land on the
     // same buffer (CPU only).
     bool output_tied_to_embd = false;
-    Bytes other_bytes = 0;              // everything else (per-layer embeddings, rope factors, …)
-    Bytes mtp_head_bytes = 0;           // an external MTP head file, charged when MTP is on
-    Bytes mmproj_bytes = 0;             // the multimodal projector file, charged when mmproj is on
-    Bytes file_bytes = 0;               // all GGUF parts on disk (header included)
-    std::uint32_t n_mtp_layers = 0;     // nextn_predict_layers (blocks flagged is_mtp)
+    Bytes other_bytes = 0;          // everything else (per-layer embeddings, rope factors, …)
+    Bytes mtp_head_bytes = 0;       // an external MTP head file, charged when MTP is on
+    Bytes mmproj_bytes = 0;         // the multimodal projector file, charged when mmproj is on
+    Bytes file_bytes = 0;           // all GGUF parts on disk (header included)
+    std::uint32_t n_mtp_layers = 0; // nextn_predict_layers (blocks flagged is_mtp)
+    // The MTP draft context caches the nextn blocks only (create_memory filters il >= n_layer()
+    // there), even where the main cache holds them too (Ling 3, bailingmoe3: its hybrid main
+    // cache keeps every non-recurrent layer). False: the draft context caches every layer again.
+    bool mtp_draft_nextn_only = false;
     std::vector<std::string> notes;     // caveats to show with the plan ("estimated from …")
     std::vector<QuantSibling> siblings; // other quants of this model (smaller-quant remedy)
 

@@ -113,13 +113,15 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     if (opt.mtp && model.n_mtp_layers > 0) {
         // The MTP draft context (LLAMA_CONTEXT_TYPE_MTP) builds its own cache. Architectures whose
         // create_memory branch filters it to il >= n_layer() cache only the MTP blocks (priced
-        // above); the others pass no filter, so the draft context caches every layer again.
+        // above, or here again when the main cache holds them too: mtp_draft_nextn_only); the
+        // others pass no filter, so the draft context caches every layer again.
         bool filtered = false;
         for (const auto& l : model.layers)
             filtered = filtered || (l.is_mtp && !l.in_main_cache);
         if (!filtered) {
             Bytes k = 0, v = 0;
             for (const auto& lp : p.layers) {
+                if (model.mtp_draft_nextn_only && !lp.mtp) continue;
                 k = satAdd(k, lp.kv_k);
                 v = satAdd(v, lp.kv_v);
             }

@@ -820,8 +820,10 @@ const std::array kRules = {
     // Hybrids with the default filters (attention = !is_recr, state = is_recr).
     ArchRule{"kimi-linear", Memory::Hybrid, &hookKda}, // src/models/kimi-linear.cpp
     ArchRule{"kimi-k3", Memory::Hybrid, &hookKda},     // src/models/kimi-k3.cpp
-    ArchRule{"bailingmoe3", Memory::Hybrid, &hookKda}, // src/models/bailingmoe3.cpp
-    ArchRule{"plamo2", Memory::Hybrid, &hookPlamo2},   // src/models/plamo2.cpp
+    // Ling 3's MTP context is a plain cache of the nextn blocks (create_memory:
+    // mtp_on_hybrid_qwen), while its main cache keeps them too (default filter !is_recr).
+    ArchRule{"bailingmoe3", Memory::Hybrid, &hookKda, true}, // src/models/bailingmoe3.cpp
+    ArchRule{"plamo2", Memory::Hybrid, &hookPlamo2},         // src/models/plamo2.cpp
     // MiniMax-01 shares the Qwen3-Next filters (il < n_layer() on both).
     ArchRule{"minimax-01", Memory::HybridTrunkOnly, &hookMinimax01}, // src/models/minimax-01.cpp
 };
@@ -1174,6 +1176,7 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
         shape.rope_orig_ctx = *v->asUInt();
     shape.n_embd = hp.n_embd;
     shape.n_mtp_layers = hp.n_layer_nextn;
+    shape.mtp_draft_nextn_only = rule && rule->mtp_context_plain_cache;
     shape.file_bytes = in.file_bytes;
 
     if (rule) {

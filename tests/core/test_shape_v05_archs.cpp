@@ -257,6 +257,29 @@ private slots:
         }
     }
 
+    // bailingmoe3 with one nextn block: the hybrid main cache's default filter (!is_recr) keeps
+    // the MTP block, and the MTP draft context (create_memory: mtp_on_hybrid_qwen) is a plain
+    // cache of that block only, not of the whole trunk.
+    void bailingMoe3MtpDraftContextCachesOnlyTheNextnBlock() {
+        Header h = kimiLinear("bailingmoe3");
+        std::vector<std::uint32_t> kv(28, 0);
+        for (std::uint32_t one_based : {4u, 8u, 12u, 16u, 20u, 24u, 27u, 28u})
+            kv[one_based - 1] = 1;
+        h.u32("block_count", 28).u32("nextn_predict_layers", 1).arr("attention.head_count_kv", kv);
+        auto s = h.shape();
+        QVERIFY(s.layers[27].is_mtp);
+        QVERIFY(s.layers[27].in_main_cache);
+        QCOMPARE(s.layers[27].attention, AttentionKind::Mla);
+        ResolvedOptions o;
+        o.mtp = true;
+        const ContextPrice p = priceContext(s, o, 4096);
+        // Main: 7 trunk MLA layers + the MTP block, 576 x 2 B x 4096 = 4 718 592 each. Draft
+        // context: the MTP block once more, 4 718 592 (not 8 x 4 718 592).
+        QCOMPARE(p.layers[27].kv_k, Bytes{4718592});
+        QCOMPARE(p.mtp_kv_k, Bytes{4718592});
+        QCOMPARE(p.mtp_kv_v, Bytes{0});
+    }
+
     void kimiLinearWithoutKdaHeadDimIsRefused() {
         ShapeInput in = kimiLinear().input();
         in.meta.erase("kimi-linear.kda.head_dim");
