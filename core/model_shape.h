@@ -114,7 +114,11 @@ struct ModelShape {
 
     // Tensors outside the repeating blocks.
     Bytes token_embd_bytes = 0; // token_embd: llama.cpp keeps it on the CPU (input layer)
-    Bytes output_bytes = 0;     // output head + final norm: on the GPU once every layer is
+    // Per-layer token embeddings (Gemma 3n / Gemma 4 per_layer_token_embd): an input-layer
+    // tensor (src/llama-arch.cpp LLM_TENSOR_LAYER_INPUT), so on the CPU with token_embd, never
+    // offloaded whatever -ngl says.
+    Bytes per_layer_embd_bytes = 0;
+    Bytes output_bytes = 0; // output head + final norm: on the GPU once every layer is
     // No output.weight in the file: llama.cpp loads token_embd a second time for the output layer
     // (TENSOR_DUPLICATED), counted in output_bytes; it reuses the one copy when both land on the
     // same buffer (CPU only).

@@ -129,7 +129,9 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
             p.mtp_kv_v = v;
         }
     }
-    p.token_embd = model.token_embd_bytes;
+    // The input layer: token_embd and any per-layer embedding table (both LLM_TENSOR_LAYER_INPUT,
+    // placed on the CPU by llama_model::load_tensors).
+    p.token_embd = satAdd(model.token_embd_bytes, model.per_layer_embd_bytes);
     p.output_weights = model.output_bytes;
     p.other_weights = model.other_bytes;
 

@@ -964,6 +964,9 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
         if (t.name == "token_embd.weight") {
             embd = t.bytes;
             shape.token_embd_bytes = satAdd(shape.token_embd_bytes, t.bytes);
+        } else if (t.name == "per_layer_token_embd.weight") {
+            // LLM_TENSOR_LAYER_INPUT (src/llama-arch.cpp): loaded next to token_embd on the CPU.
+            shape.per_layer_embd_bytes = satAdd(shape.per_layer_embd_bytes, t.bytes);
         } else if (t.name == "output.weight" || t.name == "output.bias" ||
                    t.name == "output_norm.weight" || t.name == "output_norm.bias") {
             has_output = has_output || t.name == "output.weight";

@@ -489,6 +489,27 @@ private slots:
         QVERIFY(r.error().message.find("not a text-generation model") != std::string::npos);
     }
 
+    // per_layer_token_embd (Gemma 3n, Gemma 4) is LLM_TENSOR_LAYER_INPUT (src/llama-arch.cpp):
+    // llama.cpp keeps it on the CPU with token_embd, so it is input-layer weight, not "other"
+    // weight that follows the output layer onto the GPU.
+    void perLayerTokenEmbeddingsArePricedWithTheInputLayer() {
+        Header h("gemma3n");
+        h.transformer(32768, 2048, 5, 8, 2, 256)
+            .u32("attention.sliding_window", 512)
+            .tensor("token_embd.weight", {2048, 1000}, GgmlType::F16)
+            .tensor("per_layer_token_embd.weight", {256 * 5, 1000}, GgmlType::F16);
+        auto s = h.shape();
+        // 1280 x 1000 x 2 B = 2 560 000; token_embd 2048 x 1000 x 2 B = 4 096 000.
+        QCOMPARE(s.per_layer_embd_bytes, Bytes{2560000});
+        QCOMPARE(s.other_bytes, Bytes{0});
+        QCOMPARE(s.token_embd_bytes, Bytes{4096000});
+        ResolvedOptions o;
+        // Input layer on the host: 4 096 000 + 2 560 000 = 6 656 000.
+        QCOMPARE(priceContext(s, o, 4096).token_embd, Bytes{6656000});
+        // Loaded weights: token_embd + the tied output copy (4 096 000) + the per-layer table.
+        QCOMPARE(s.weightBytes(), Bytes{4096000} * 2 + 2560000);
+    }
+
     void newArchitecturesAreListedAsSupported() {
         for (const char* a :
              {"deepseek32", "glm-dsa",  "kimi-linear", "kimi-k3",   "bailingmoe3", "minimax-01",
