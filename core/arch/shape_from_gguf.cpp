@@ -491,10 +491,12 @@ void hookRwkv(Meta& m, Hparams& hp, std::vector<std::string>&) {
 // --- architectures added with llama.cpp v0.5.0 (de3ff815); each hook cites its
 // load_arch_hparams, and the table entry the create_memory branch it follows ---------------------
 
-// get_arr(sliding_window_pattern, is_swa_impl) (src/llama-model-loader.cpp): per-layer flags,
-// bool/u32/i32 entries, up to LLAMA_MAX_LAYERS of them; a scalar is not an array.
-bool swaFlagsArray(Meta& m, Hparams& hp, bool required) {
-    const std::string k = m.key("attention.sliding_window_pattern");
+// get_arr(key, std::array&) (src/llama-model-loader.cpp): per-layer flags, bool/u32/i32
+// entries, up to LLAMA_MAX_LAYERS of them, copied over the first entries of `out` (the first
+// `limit` kept); a scalar is not an array.
+bool flagsArray(Meta& m, std::string_view suffix, std::vector<std::uint32_t>& out,
+                std::uint32_t limit, bool required) {
+    const std::string k = m.key(suffix);
     const GgufValue* v = m.find(k);
     if (!v || !v->asArray()) {
         if (required) m.fail(k, "must be an array of per-layer flags (llama.cpp refuses the file)");
@@ -507,10 +509,13 @@ bool swaFlagsArray(Meta& m, Hparams& hp, bool required) {
         return false;
     }
     std::vector<std::uint32_t> flags;
-    if (!m.perLayer("attention.sliding_window_pattern", flags, n)) return false;
-    for (std::uint32_t il = 0; il < std::min(n, hp.n_layer_all); ++il)
-        hp.is_swa[il] = flags[il] != 0;
+    if (!m.perLayer(suffix, flags, n)) return false;
+    for (std::uint32_t il = 0; il < std::min<std::uint32_t>(n, limit); ++il)
+        out[il] = flags[il] != 0 ? 1 : 0;
     return true;
+}
+bool swaFlagsArray(Meta& m, Hparams& hp, bool required) {
+    return flagsArray(m, "attention.sliding_window_pattern", hp.is_swa, hp.n_layer_all, required);
 }
 
 // llama_model_base::load_swa_pattern (src/llama-model.cpp): an array of per-layer flags wins;
@@ -689,6 +694,45 @@ void hookNanbeige(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
                     " logical layers caches its own KV, the weights are shared");
 }
 
+// src/models/dots3note.cpp llama_model_dots3note::load_arch_hparams + create_memory's
+// LLM_ARCH_DOTS3NOTE branch: llama_kv_cache_dsa_iswa. MLA on both layer kinds (separate SWA
+// latent sizes: key_length_swa), a window-sized cache for the sliding layers (is_swa from the
+// required pattern array), a full one for the others, and indexer keys on the trunk layers that
+// the required indexer.types array flags (the converter flags the full-attention layers).
+void hookDots3Note(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t unused = 0;
+    m.u32("expert_shared_count", hp.n_expert_shared, true);
+    m.u32("leading_dense_block_count", unused, true);
+    m.u32("expert_gating_func", unused, true);
+    m.u32("attention.q_lora_rank", unused, true);
+    m.u32("attention.kv_lora_rank", unused, true);
+    m.u32("attention.key_length_mla", hp.mla_k, true);
+    m.u32("attention.value_length_mla", hp.mla_v, true);
+    m.u32("attention.kv_lora_rank_swa", unused, true);
+    m.u32("attention.key_length_mla_swa", unused, true);
+    m.u32("attention.value_length_mla_swa", unused, true);
+    hp.swa_type = SwaType::Standard;
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    if (!m.err && !m.has("rope.freq_base_swa"))
+        m.fail(m.key("rope.freq_base_swa"),
+               "required key is missing (llama.cpp refuses to load the file)");
+    swaFlagsArray(m, hp, true);
+    m.u32("attention.indexer.head_count", unused, true);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
+    m.u32("attention.indexer.top_k", unused, true);
+    flagsArray(m, "attention.indexer.types", hp.has_indexer, hp.nLayer(), true);
+    if (m.err) return;
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        if (hp.has_indexer[il] && hp.is_swa[il]) {
+            // llama_kv_cache_dsa_iswa gives the indexer cache no window, and hparams_lid keeps
+            // the SWA head size for SWA layers: a full-context row of key_length_swa there.
+            notes.push_back("dots3note: layer " + std::to_string(il) +
+                            " is sliding-window and indexed; its indexer row is priced as the "
+                            "layer's window, llama.cpp keeps it for the whole context");
+            break;
+        }
+}
+
 // Kimi delta attention hybrids: MLA attention layers and KDA layers (head_count_kv 0, trunk
 // only) with the KDA conv/matrix state of llama_hparams::n_embd_r()/n_embd_s().
 //   src/models/kimi-linear.cpp llama_model_kimi_linear::load_arch_hparams,
@@ -815,6 +859,8 @@ const std::array kRules = {
     // latent + indexer keys) over the trunk; the MTP context a plain cache of the nextn blocks.
     ArchRule{"deepseek32", Memory::KvTrunkOnly, &hookDeepseek32, true}, // deepseek32.cpp
     ArchRule{"glm-dsa", Memory::KvTrunkOnly, &hookGlmDsa, true},        // glm-dsa.cpp
+    // LLM_ARCH_DOTS3NOTE: llama_kv_cache_dsa_iswa (trunk only; nextn blocks in the MTP context).
+    ArchRule{"dots3note", Memory::KvTrunkOnly, &hookDots3Note, true}, // src/models/dots3note.cpp
     // LLM_ARCH_HY_V4: the DSA cache without an MLA filter (no nextn split), or a plain one.
     ArchRule{"hy_v4", Memory::Kv, &hookHyV4}, // src/models/hy-v4.cpp
     // Hybrids with the default filters (attention = !is_recr, state = is_recr).

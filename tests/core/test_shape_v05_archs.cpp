@@ -226,6 +226,57 @@ private slots:
         QCOMPARE(p.layers[1].kv_k, Bytes{4718592});
     }
 
+    // dots3note.cpp / create_memory LLM_ARCH_DOTS3NOTE (llama_kv_cache_dsa_iswa): MLA on both
+    // kinds, sliding layers window-sized with their own latent (key_length_swa = SWA
+    // kv_lora_rank 256 + rope 64 = 320), indexer keys on the flagged full layers.
+    // Dims illustrative: 6 layers, F S S F S S, window 1024.
+    void dots3NoteSlidesItsMlaLayersAndIndexesTheFullOnes() {
+        Header h("dots3note");
+        h.transformer(131072, 2048, 6, 16, 1, 576)
+            .u32("attention.value_length", 512)
+            .u32("attention.key_length_swa", 320)
+            .u32("attention.value_length_swa", 256)
+            .u32("attention.q_lora_rank", 1024)
+            .u32("attention.kv_lora_rank", 512)
+            .u32("attention.key_length_mla", 192)
+            .u32("attention.value_length_mla", 128)
+            .u32("attention.kv_lora_rank_swa", 256)
+            .u32("attention.key_length_mla_swa", 128)
+            .u32("attention.value_length_mla_swa", 64)
+            .u32("attention.sliding_window", 1024)
+            .raw("dots3note.rope.freq_base_swa", GgufValue::f32(10000.0F))
+            .bools("attention.sliding_window_pattern", {false, true, true, false, true, true})
+            .u32("attention.indexer.head_count", 32)
+            .u32("attention.indexer.key_length", 128)
+            .u32("attention.indexer.top_k", 1024)
+            .bools("attention.indexer.types", {true, false, false, true, false, false})
+            .u32("expert_shared_count", 1)
+            .u32("leading_dense_block_count", 1)
+            .u32("expert_gating_func", 2);
+        auto s = h.shape();
+        QCOMPARE(countKind(s, AttentionKind::Mla), 2);
+        QCOMPARE(countKind(s, AttentionKind::SlidingWindow), 4);
+        QCOMPARE(countIndexed(s), 2);
+        QCOMPARE(s.layers[1].n_embd_k_gqa, 320u);
+        QCOMPARE(s.layers[1].n_embd_v_gqa, 0u); // MLA: no V on the sliding layers either
+        ResolvedOptions o;
+        const ContextPrice p = priceContext(s, o, 8192);
+        // Full layers: (576 + 128) x 2 B x 8192 = 11 534 336. SWA layers: window cells
+        // pad256(min(8192, 1024 + ubatch 512)) = 1536; 320 x 2 B x 1536 = 983 040, no V.
+        QCOMPARE(p.layers[0].kv_k, Bytes{11534336});
+        QCOMPARE(p.layers[1].kv_k, Bytes{983040});
+        QCOMPARE(p.layers[1].kv_v, Bytes{0});
+        // 2 x 11 534 336 + 4 x 983 040 = 27 000 832.
+        QCOMPARE(p.kvTotal(), Bytes{27000832});
+        // Without flash attention V stays absent (every layer's V width is 0).
+        o.flash_attn = false;
+        QCOMPARE(priceContext(s, o, 8192).kvTotal(), Bytes{27000832});
+        // The indexer.types array is required (get_arr).
+        ShapeInput in = h.input();
+        in.meta.erase("dots3note.attention.indexer.types");
+        QVERIFY(!shapeFromInput(in));
+    }
+
     // kimi-linear.cpp load_arch_hparams: KDA layers are those with head_count_kv 0; hybrid
     // memory with the default filters. n_embd_r (KDA) = 3 x (conv 4 - 1) x n_head 32 x 128
     // = 36 864; n_embd_s = 128 x 128 x 32 = 524 288.
