@@ -38,6 +38,10 @@ struct LayerShape {
     // the layers its filter_lid accepts, with one key head of indexer_head_size and no V (the
     // model is MLA). Priced with type_k over the same cells as the layer's K. 0 = no indexer.
     std::uint32_t n_embd_indexer_k = 0;
+    // The indexer cache's V row, type_v over the same cells: only where the model is not MLA
+    // (MiniMax-M3's llama_kv_cache_msa, src/llama-kv-cache-msa.cpp: n_head_kv 1 and the model's
+    // value head size, has_v = !is_mla). 0 = none.
+    std::uint32_t n_embd_indexer_v = 0;
     // Recurrent state elements per sequence: llama_hparams::n_embd_r() (conv/shift state) and
     // n_embd_s() (SSM/WKV state). Allocated in f32 by llama_memory_recurrent.
     std::uint64_t recurrent_r = 0;

@@ -92,17 +92,21 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
             const Bytes cells =
                 static_cast<Bytes>(l.isSwa() ? g.swa_cells : g.n_ctx_seq) * g.n_stream;
             lp.kv_k = satMul(ggmlRowBytes(opt.type_k, l.n_embd_k_gqa), cells);
-            // llama_kv_cache_dsa ctor (src/llama-kv-cache-dsa.cpp): the indexer-key cache is a
-            // llama_kv_cache of the same type_k, kv_size and streams, one head of
-            // indexer_head_size per layer, K only. Counted with K: llama.cpp's memory breakdown
-            // adds it to the same buffers.
-            if (l.n_embd_indexer_k > 0)
-                lp.kv_k =
-                    satAdd(lp.kv_k, satMul(ggmlRowBytes(opt.type_k, l.n_embd_indexer_k), cells));
             if (!l.isMla()) {
                 const std::uint32_t v_elems = opt.flash_attn ? l.n_embd_v_gqa : v_max;
                 lp.kv_v = satMul(ggmlRowBytes(opt.type_v, v_elems), cells);
             }
+            // llama_kv_cache_dsa / llama_kv_cache_msa ctors (src/llama-kv-cache-dsa.cpp,
+            // llama-kv-cache-msa.cpp): the indexer cache is a llama_kv_cache of the same types,
+            // kv_size and streams, one head of indexer_head_size per layer for K, and for V
+            // (MSA: the model is not MLA) one value head. Counted with K and V: llama.cpp's
+            // memory breakdown adds it to the same buffers.
+            if (l.n_embd_indexer_k > 0)
+                lp.kv_k =
+                    satAdd(lp.kv_k, satMul(ggmlRowBytes(opt.type_k, l.n_embd_indexer_k), cells));
+            if (l.n_embd_indexer_v > 0)
+                lp.kv_v =
+                    satAdd(lp.kv_v, satMul(ggmlRowBytes(opt.type_v, l.n_embd_indexer_v), cells));
         }
         if (l.recurrent_r > 0 || l.recurrent_s > 0) {
             // llama_memory_recurrent ctor: r = [n_embd_r, mem_size], s = [n_embd_s, mem_size] in

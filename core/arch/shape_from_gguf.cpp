@@ -161,6 +161,7 @@ struct Hparams {
     // DSA lightning indexer: key head size and the layers whose indexer keys are cached
     // (create_memory's filter_lid).
     std::uint32_t indexer_head_size = 0;
+    std::uint32_t indexer_head_v = 0; // V width of the indexer cache (MSA: not MLA), 0 = none
     std::vector<std::uint32_t> has_indexer;
 
     std::uint32_t nLayer() const { return n_layer_all - n_layer_nextn; } // n_layer()
@@ -733,6 +734,35 @@ void hookDots3Note(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
         }
 }
 
+// src/models/minimax-m3.cpp llama_model_minimax_m3::load_arch_hparams + create_memory's
+// LLM_ARCH_MINIMAX_M3 branch: llama_kv_cache_msa, a plain cache over every layer (no nextn
+// filter) plus an indexer cache over il >= leading_dense_block_count whose hparams copy has one
+// head of indexer_head_size for K and, the model not being MLA, one head of the value length
+// for V (llama_kv_cache ctor: has_v = !is_mla).
+void hookMinimaxM3(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t unused = 0, dense_lead = 0, block = 0;
+    m.u32("leading_dense_block_count", dense_lead);
+    m.u32("expert_shared_count", hp.n_expert_shared, true);
+    m.u32("expert_gating_func", unused, true);
+    m.u32("attention.indexer.head_count", unused, true);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
+    m.u32("attention.indexer.top_k", unused, true);
+    m.u32("attention.indexer.block_size", block, true);
+    m.u32("attention.indexer.local_blocks", unused, true);
+    if (m.err) return;
+    if (block == 0) {
+        m.fail(m.key("attention.indexer.block_size"), "is 0 (llama.cpp asserts it is not)");
+        return;
+    }
+    hp.indexer_head_v = hp.head_v_full;
+    for (std::uint32_t il = dense_lead; il < hp.n_layer_all; ++il)
+        hp.has_indexer[il] = 1;
+    notes.push_back("MSA sparse attention: layers from " + std::to_string(dense_lead) +
+                    " on also cache a " + std::to_string(hp.indexer_head_size) +
+                    "-wide indexer key and a " + std::to_string(hp.indexer_head_v) +
+                    "-wide value per token (llama_kv_cache_msa)");
+}
+
 // Kimi delta attention hybrids: MLA attention layers and KDA layers (head_count_kv 0, trunk
 // only) with the KDA conv/matrix state of llama_hparams::n_embd_r()/n_embd_s().
 //   src/models/kimi-linear.cpp llama_model_kimi_linear::load_arch_hparams,
@@ -861,6 +891,8 @@ const std::array kRules = {
     ArchRule{"glm-dsa", Memory::KvTrunkOnly, &hookGlmDsa, true},        // glm-dsa.cpp
     // LLM_ARCH_DOTS3NOTE: llama_kv_cache_dsa_iswa (trunk only; nextn blocks in the MTP context).
     ArchRule{"dots3note", Memory::KvTrunkOnly, &hookDots3Note, true}, // src/models/dots3note.cpp
+    // LLM_ARCH_MINIMAX_M3: llama_kv_cache_msa over every layer, MTP blocks included.
+    ArchRule{"minimax-m3", Memory::Kv, &hookMinimaxM3}, // src/models/minimax-m3.cpp
     // LLM_ARCH_HY_V4: the DSA cache without an MLA filter (no nextn split), or a plain one.
     ArchRule{"hy_v4", Memory::Kv, &hookHyV4}, // src/models/hy-v4.cpp
     // Hybrids with the default filters (attention = !is_recr, state = is_recr).
@@ -1121,7 +1153,10 @@ void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
         setLayerMemory(l, mem);
         // llama_kv_cache_dsa: the indexer-key cache (one key head of indexer_head_size) covers
         // the layers filter_lid accepts, all of them trunk layers of the main cache.
-        if (attn && in_main && hp.has_indexer[il]) l.n_embd_indexer_k = hp.indexer_head_size;
+        if (attn && in_main && hp.has_indexer[il]) {
+            l.n_embd_indexer_k = hp.indexer_head_size;
+            l.n_embd_indexer_v = hp.indexer_head_v;
+        }
     }
 }
 

@@ -277,6 +277,36 @@ private slots:
         QVERIFY(!shapeFromInput(in));
     }
 
+    // minimax-m3.cpp / create_memory LLM_ARCH_MINIMAX_M3 (llama_kv_cache_msa): every layer a
+    // plain GQA row; layers from leading_dense_block_count on also an indexer row with one key
+    // head of 128 and, the model not being MLA, one value head of value_length (128).
+    void minimaxM3IndexerCacheHasAKeyAndAValueHead() {
+        Header h("minimax-m3");
+        h.transformer(196608, 3072, 4, 48, 8, 128)
+            .u32("leading_dense_block_count", 1)
+            .u32("expert_shared_count", 0)
+            .u32("expert_gating_func", 2)
+            .u32("attention.indexer.head_count", 16)
+            .u32("attention.indexer.key_length", 128)
+            .u32("attention.indexer.top_k", 16)
+            .u32("attention.indexer.block_size", 64)
+            .u32("attention.indexer.local_blocks", 2);
+        auto s = h.shape();
+        QCOMPARE(countKind(s, AttentionKind::Full), 4);
+        QCOMPARE(countIndexed(s), 3);
+        QCOMPARE(s.layers[0].n_embd_indexer_k, 0u);
+        QCOMPARE(s.layers[1].n_embd_indexer_v, 128u);
+        ResolvedOptions o;
+        const ContextPrice p = priceContext(s, o, 4096);
+        // Layer 0: K = V = 8 x 128 x 2 B x 4096 = 8 388 608. Layer 1 adds 128 x 2 B x 4096
+        // = 1 048 576 to each: 9 437 184.
+        QCOMPARE(p.layers[0].kv_k, Bytes{8388608});
+        QCOMPARE(p.layers[1].kv_k, Bytes{9437184});
+        QCOMPARE(p.layers[1].kv_v, Bytes{9437184});
+        // block_size 0 is refused (GGML_ASSERT in load_arch_hparams).
+        QVERIFY(!shapeFromInput(Header(h).u32("attention.indexer.block_size", 0).input()));
+    }
+
     // kimi-linear.cpp load_arch_hparams: KDA layers are those with head_count_kv 0; hybrid
     // memory with the default filters. n_embd_r (KDA) = 3 x (conv 4 - 1) x n_head 32 x 128
     // = 36 864; n_embd_s = 128 x 128 x 32 = 524 288.
