@@ -90,7 +90,9 @@ class TestShapeV05Archs : public QObject {
 private slots:
     // llama_kv_cache_dsa: kv_mla (the MLA latent, K only) plus kv_lid, a llama_kv_cache built
     // from hparams with n_head_kv 1 and n_embd_head_k_full = indexer_head_size (128), K only
-    // because the model is MLA.
+    // because the model is MLA. (Checked once against llama-server v0.5.0 on the CPU with a
+    // 2-layer deepseek32 file of these head sizes, -c 4096 -np 1: "main KV cache" K 9.00 MiB
+    // and "indexer KV cache" K 2.00 MiB, i.e. 2 x 4 718 592 and 2 x 1 048 576.)
     void deepseekV32CachesTheMlaLatentAndA128WideIndexerKeyPerLayer() {
         auto s = deepseek32(0).shape();
         QVERIFY(!s.conservative);
@@ -308,8 +310,10 @@ private slots:
     }
 
     // kimi-linear.cpp load_arch_hparams: KDA layers are those with head_count_kv 0; hybrid
-    // memory with the default filters. n_embd_r (KDA) = 3 x (conv 4 - 1) x n_head 32 x 128
-    // = 36 864; n_embd_s = 128 x 128 x 32 = 524 288.
+    // memory with the default filters. (Checked once against llama-server v0.5.0 on the CPU:
+    // a 2-layer file, 8 heads, KDA head 128, conv 4, -np 4, logged R 0.14 MiB and S 2.00 MiB,
+    // i.e. 9216 and 131072 f32 per sequence: the formulas below.) n_embd_r (KDA) = 3 x (conv 4 - 1)
+    // x n_head 32 x 128 = 36 864; n_embd_s = 128 x 128 x 32 = 524 288.
     void kimiLinearHasSevenMlaLayersAndTwentyKdaStates() {
         auto s = kimiLinear().shape();
         QCOMPARE(countKind(s, AttentionKind::Mla), 7);
