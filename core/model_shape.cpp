@@ -57,6 +57,7 @@ Bytes ModelShape::blockBytes(std::uint32_t il) const {
 
 Bytes ModelShape::weightBytes() const {
     Bytes total = satAdd(satAdd(token_embd_bytes, output_bytes), other_bytes);
+    total = satAdd(total, per_layer_embd_bytes);
     for (std::uint32_t il = 0; il < nLayer(); ++il)
         if (!layers[il].is_mtp) total = satAdd(total, blockBytes(il));
     return total;

@@ -33,6 +33,15 @@ struct LayerShape {
     // n_embd_v_gqa(il). For MLA, k is kv_lora_rank + rope dims and there is no V cache.
     std::uint32_t n_embd_k_gqa = 0;
     std::uint32_t n_embd_v_gqa = 0;
+    // Elements per token of this layer's sparse-attention indexer key (DeepSeek-V3.2 DSA,
+    // GLM-5): llama_kv_cache_dsa (src/llama-kv-cache-dsa.cpp) keeps a second llama_kv_cache over
+    // the layers its filter_lid accepts, with one key head of indexer_head_size and no V (the
+    // model is MLA). Priced with type_k over the same cells as the layer's K. 0 = no indexer.
+    std::uint32_t n_embd_indexer_k = 0;
+    // The indexer cache's V row, type_v over the same cells: only where the model is not MLA
+    // (MiniMax-M3's llama_kv_cache_msa, src/llama-kv-cache-msa.cpp: n_head_kv 1 and the model's
+    // value head size, has_v = !is_mla). 0 = none.
+    std::uint32_t n_embd_indexer_v = 0;
     // Recurrent state elements per sequence: llama_hparams::n_embd_r() (conv/shift state) and
     // n_embd_s() (SSM/WKV state). Allocated in f32 by llama_memory_recurrent.
     std::uint64_t recurrent_r = 0;
@@ -109,16 +118,24 @@ struct ModelShape {
 
     // Tensors outside the repeating blocks.
     Bytes token_embd_bytes = 0; // token_embd: llama.cpp keeps it on the CPU (input layer)
-    Bytes output_bytes = 0;     // output head + final norm: on the GPU once every layer is
+    // Per-layer token embeddings (Gemma 3n / Gemma 4 per_layer_token_embd): an input-layer
+    // tensor (src/llama-arch.cpp LLM_TENSOR_LAYER_INPUT), so on the CPU with token_embd, never
+    // offloaded whatever -ngl says.
+    Bytes per_layer_embd_bytes = 0;
+    Bytes output_bytes = 0; // output head + final norm: on the GPU once every layer is
     // No output.weight in the file: llama.cpp loads token_embd a second time for the output layer
     // (TENSOR_DUPLICATED), counted in output_bytes; it reuses the one copy when both land on the
     // same buffer (CPU only).
     bool output_tied_to_embd = false;
-    Bytes other_bytes = 0;              // everything else (per-layer embeddings, rope factors, …)
-    Bytes mtp_head_bytes = 0;           // an external MTP head file, charged when MTP is on
-    Bytes mmproj_bytes = 0;             // the multimodal projector file, charged when mmproj is on
-    Bytes file_bytes = 0;               // all GGUF parts on disk (header included)
-    std::uint32_t n_mtp_layers = 0;     // nextn_predict_layers (blocks flagged is_mtp)
+    Bytes other_bytes = 0;          // everything else (per-layer embeddings, rope factors, …)
+    Bytes mtp_head_bytes = 0;       // an external MTP head file, charged when MTP is on
+    Bytes mmproj_bytes = 0;         // the multimodal projector file, charged when mmproj is on
+    Bytes file_bytes = 0;           // all GGUF parts on disk (header included)
+    std::uint32_t n_mtp_layers = 0; // nextn_predict_layers (blocks flagged is_mtp)
+    // The MTP draft context caches the nextn blocks only (create_memory filters il >= n_layer()
+    // there), even where the main cache holds them too (Ling 3, bailingmoe3: its hybrid main
+    // cache keeps every non-recurrent layer). False: the draft context caches every layer again.
+    bool mtp_draft_nextn_only = false;
     std::vector<std::string> notes;     // caveats to show with the plan ("estimated from …")
     std::vector<QuantSibling> siblings; // other quants of this model (smaller-quant remedy)
 

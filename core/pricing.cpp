@@ -96,6 +96,17 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
                 const std::uint32_t v_elems = opt.flash_attn ? l.n_embd_v_gqa : v_max;
                 lp.kv_v = satMul(ggmlRowBytes(opt.type_v, v_elems), cells);
             }
+            // llama_kv_cache_dsa / llama_kv_cache_msa ctors (src/llama-kv-cache-dsa.cpp,
+            // llama-kv-cache-msa.cpp): the indexer cache is a llama_kv_cache of the same types,
+            // kv_size and streams, one head of indexer_head_size per layer for K, and for V
+            // (MSA: the model is not MLA) one value head. Counted with K and V: llama.cpp's
+            // memory breakdown adds it to the same buffers.
+            if (l.n_embd_indexer_k > 0)
+                lp.kv_k =
+                    satAdd(lp.kv_k, satMul(ggmlRowBytes(opt.type_k, l.n_embd_indexer_k), cells));
+            if (l.n_embd_indexer_v > 0)
+                lp.kv_v =
+                    satAdd(lp.kv_v, satMul(ggmlRowBytes(opt.type_v, l.n_embd_indexer_v), cells));
         }
         if (l.recurrent_r > 0 || l.recurrent_s > 0) {
             // llama_memory_recurrent ctor: r = [n_embd_r, mem_size], s = [n_embd_s, mem_size] in
@@ -106,13 +117,15 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     if (opt.mtp && model.n_mtp_layers > 0) {
         // The MTP draft context (LLAMA_CONTEXT_TYPE_MTP) builds its own cache. Architectures whose
         // create_memory branch filters it to il >= n_layer() cache only the MTP blocks (priced
-        // above); the others pass no filter, so the draft context caches every layer again.
+        // above, or here again when the main cache holds them too: mtp_draft_nextn_only); the
+        // others pass no filter, so the draft context caches every layer again.
         bool filtered = false;
         for (const auto& l : model.layers)
             filtered = filtered || (l.is_mtp && !l.in_main_cache);
         if (!filtered) {
             Bytes k = 0, v = 0;
             for (const auto& lp : p.layers) {
+                if (model.mtp_draft_nextn_only && !lp.mtp) continue;
                 k = satAdd(k, lp.kv_k);
                 v = satAdd(v, lp.kv_v);
             }
@@ -120,7 +133,9 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
             p.mtp_kv_v = v;
         }
     }
-    p.token_embd = model.token_embd_bytes;
+    // The input layer: token_embd and any per-layer embedding table (both LLM_TENSOR_LAYER_INPUT,
+    // placed on the CPU by llama_model::load_tensors).
+    p.token_embd = satAdd(model.token_embd_bytes, model.per_layer_embd_bytes);
     p.output_weights = model.output_bytes;
     p.other_weights = model.other_bytes;
 

@@ -13,9 +13,11 @@ void setLayerMemory(LayerShape& l, const LayerMemory& m) {
     if (m.kv) {
         l.n_embd_k_gqa = m.head_k * m.n_head_kv;
         l.n_embd_v_gqa = m.mla ? 0 : m.head_v * m.n_head_kv;
-        l.attention = m.mla   ? AttentionKind::Mla
-                      : m.swa ? AttentionKind::SlidingWindow
-                              : AttentionKind::Full;
+        // An MLA layer that slides (dots3note) is a window-sized row with no V: SlidingWindow
+        // with n_embd_v_gqa 0 (the V of every layer is absent when the model is MLA).
+        l.attention = m.mla && !m.swa ? AttentionKind::Mla
+                      : m.swa         ? AttentionKind::SlidingWindow
+                                      : AttentionKind::Full;
     } else {
         l.attention = m.recurrent ? AttentionKind::Recurrent : AttentionKind::None;
     }

@@ -35,7 +35,8 @@ struct LayerMemory {
     std::uint64_t state_r = 0, state_s = 0;
 };
 
-// Sets the layer's kind (MLA before SWA before full; recurrent when it has a state but no row;
+// Sets the layer's kind (SWA before MLA before full, an MLA layer that slides having no V;
+// recurrent when it has a state but no row;
 // none without either) and its row widths (llama_hparams::n_embd_k_gqa(il) = head_k x n_head_kv,
 // n_embd_v_gqa(il) likewise, 0 for MLA) and state. A layer with both (Falcon-H1) keeps its
 // attention kind and gets the state too.

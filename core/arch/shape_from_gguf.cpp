@@ -156,6 +156,13 @@ struct Hparams {
     std::uint32_t ssm_d_conv = 0, ssm_d_inner = 0, ssm_d_state = 0, ssm_n_group = 0;
     std::uint32_t shortconv_l_cache = 0;
     std::uint32_t wkv_head_size = 0, token_shift_count = 2;
+    std::uint32_t n_embd_head_kda = 0; // Kimi delta attention head size (kda.head_dim)
+    std::uint32_t n_embd_head_la = 0;  // MiniMax-01 lightning attention head size
+    // DSA lightning indexer: key head size and the layers whose indexer keys are cached
+    // (create_memory's filter_lid).
+    std::uint32_t indexer_head_size = 0;
+    std::uint32_t indexer_head_v = 0; // V width of the indexer cache (MSA: not MLA), 0 = none
+    std::vector<std::uint32_t> has_indexer;
 
     std::uint32_t nLayer() const { return n_layer_all - n_layer_nextn; } // n_layer()
     std::uint32_t nHead0() const { return n_head.empty() ? 0 : n_head[0]; }
@@ -169,22 +176,37 @@ struct Hparams {
     // llama_hparams::is_mla(): both MLA head sizes present.
     bool isMla() const { return mla_k != 0 && mla_v != 0; }
     // llama_hparams::n_embd_r() / n_embd_s() (src/llama-hparams.cpp), for the branches reachable
-    // from the architectures in the table (RWKV, LFM2 short conv, Mamba/Mamba-2/GDN).
+    // from the architectures in the table (RWKV, LFM2 short conv, Kimi KDA, MiniMax-01 lightning
+    // attention, Mamba/Mamba-2/GDN), tested in llama.cpp's order.
     std::uint64_t nEmbdR() const {
         if (wkv_head_size != 0) return std::uint64_t{token_shift_count} * n_embd;
         if (shortconv_l_cache != 0) return std::uint64_t{n_embd} * (shortconv_l_cache - 1);
+        if (n_embd_head_kda != 0) {
+            // Conv state of Q, K and V: 3 x (d_conv - 1, or 3 without a kernel size) x n_head()
+            // x head_dim.
+            const std::uint64_t kda_conv = ssm_d_conv > 0 ? ssm_d_conv - 1 : 3;
+            return 3ull * kda_conv * nHead0() * n_embd_head_kda;
+        }
         const std::uint64_t conv = ssm_d_conv > 0 ? ssm_d_conv - 1 : 0;
         return conv * (std::uint64_t{ssm_d_inner} + 2ull * ssm_n_group * ssm_d_state);
     }
     std::uint64_t nEmbdS() const {
         if (wkv_head_size != 0) return std::uint64_t{n_embd} * wkv_head_size;
+        // One head_dim x head_dim matrix per head (n_head() = layer 0's count).
+        if (n_embd_head_kda != 0)
+            return std::uint64_t{n_embd_head_kda} * n_embd_head_kda * nHead0();
+        if (n_embd_head_la != 0) return std::uint64_t{n_embd_head_la} * n_embd_head_la * nHead0();
         return std::uint64_t{ssm_d_state} * ssm_d_inner;
     }
 };
 
 // How llama_model::create_memory (src/llama-model.cpp) builds the cache for an architecture.
 enum class Memory {
-    Kv,              // llama_kv_cache / llama_kv_cache_iswa over every layer with has_kv(il)
+    Kv, // llama_kv_cache / llama_kv_cache_iswa over every layer with has_kv(il)
+    // The same, with v0.5.0's default-path filter: when n_layer_nextn > 0 the main cache keeps
+    // il < n_layer() and the MTP draft context il >= n_layer() (create_memory, default branch;
+    // llama_kv_cache_dsa's filter_mla does the same for DeepSeek-V3.2 / GLM-5).
+    KvTrunkOnly,
     Recurrent,       // llm_arch_is_recurrent: llama_memory_recurrent over every layer
     Hybrid,          // llama_memory_hybrid default filters: attention = !is_recr, state = is_recr
     HybridAll,       // Falcon-H1: every layer has both a KV row and a recurrent state
@@ -467,6 +489,319 @@ void hookRwkv(Meta& m, Hparams& hp, std::vector<std::string>&) {
     m.u32("token_shift_count", hp.token_shift_count);
 }
 
+// --- architectures added with llama.cpp v0.5.0 (de3ff815); each hook cites its
+// load_arch_hparams, and the table entry the create_memory branch it follows ---------------------
+
+// get_arr(key, std::array&) (src/llama-model-loader.cpp): per-layer flags, bool/u32/i32
+// entries, up to LLAMA_MAX_LAYERS of them, copied over the first entries of `out` (the first
+// `limit` kept); a scalar is not an array.
+bool flagsArray(Meta& m, std::string_view suffix, std::vector<std::uint32_t>& out,
+                std::uint32_t limit, bool required) {
+    const std::string k = m.key(suffix);
+    const GgufValue* v = m.find(k);
+    if (!v || !v->asArray()) {
+        if (required) m.fail(k, "must be an array of per-layer flags (llama.cpp refuses the file)");
+        return false;
+    }
+    const auto n =
+        static_cast<std::uint32_t>(std::min<std::size_t>(v->asArray()->size(), UINT32_MAX));
+    if (n > kMaxLayers) {
+        m.fail(k, "has more entries than llama.cpp's LLAMA_MAX_LAYERS");
+        return false;
+    }
+    std::vector<std::uint32_t> flags;
+    if (!m.perLayer(suffix, flags, n)) return false;
+    for (std::uint32_t il = 0; il < std::min<std::uint32_t>(n, limit); ++il)
+        out[il] = flags[il] != 0 ? 1 : 0;
+    return true;
+}
+bool swaFlagsArray(Meta& m, Hparams& hp, bool required) {
+    return flagsArray(m, "attention.sliding_window_pattern", hp.is_swa, hp.n_layer_all, required);
+}
+
+// llama_model_base::load_swa_pattern (src/llama-model.cpp): an array of per-layer flags wins;
+// otherwise the scalar period (or the caller's default) through set_swa_pattern.
+void loadSwaPattern(Meta& m, Hparams& hp, std::uint32_t period, bool dense_first) {
+    if (swaFlagsArray(m, hp, false) || m.err) return;
+    m.u32("attention.sliding_window_pattern", period);
+    hp.setSwaPattern(period, dense_first);
+}
+
+// SWA only with a non-zero sliding_window, then load_swa_pattern(period, dense_first):
+//   src/models/plamo3.cpp llama_model_plamo3 (8), mellum.cpp llama_model_mellum (4),
+//   laguna.cpp llama_model_laguna (4, dense first: full at il % 4 == 0).
+template <std::uint32_t Period, bool DenseFirst>
+void hookOptionalSwaPattern(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    const bool found = m.u32("attention.sliding_window", hp.n_swa);
+    if (found && hp.n_swa > 0) {
+        hp.swa_type = SwaType::Standard;
+        loadSwaPattern(m, hp, Period, DenseFirst);
+    } else {
+        hp.swa_type = SwaType::None;
+        hp.n_swa = 0;
+    }
+}
+
+// src/models/cohere2moe.cpp llama_model_cohere2moe::load_arch_hparams: always SWA, window
+// required, load_swa_pattern(4, dense_first = true).
+void hookCohere2Moe(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    hp.swa_type = SwaType::Standard;
+    loadSwaPattern(m, hp, 4, true);
+}
+
+// Always SWA, window required, per-layer flags from the sliding_window_pattern array (get_arr,
+// required): src/models/step35.cpp llama_model_step35, mimo2.cpp llama_model_mimo2,
+// maple.cpp llama_model_maple.
+void hookSwaFlagsRequired(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    hp.swa_type = SwaType::Standard;
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    swaFlagsArray(m, hp, true);
+}
+
+// src/llama-model.cpp llama_model_base::load_hparams: hunyuan-dense / hunyuan_vl with
+// expert_count <= 1 are dense (n_expert and every expert_used_count reset to 0); their
+// load_arch_hparams (src/models/hunyuan-vl.cpp) reads nothing that changes the cache.
+void hookHunyuanDense(Meta&, Hparams& hp, std::vector<std::string>&) {
+    if (hp.n_expert <= 1) {
+        hp.n_expert = 0;
+        std::fill(hp.n_expert_used.begin(), hp.n_expert_used.end(), 0u);
+    }
+}
+
+// The MLA keys DeepSeek-V3.2 and GLM-5 require (get_key without `false`), and the DSA
+// lightning-indexer keys; both refuse a file without the MLA head sizes in load_arch_tensors
+// ("... architecture requires MLA").
+void readDsa(Meta& m, Hparams& hp) {
+    std::uint32_t unused = 0;
+    m.u32("attention.q_lora_rank", unused, true);
+    m.u32("attention.kv_lora_rank", unused, true);
+    m.u32("attention.key_length_mla", hp.mla_k);
+    m.u32("attention.value_length_mla", hp.mla_v);
+    m.u32("expert_shared_count", hp.n_expert_shared, true);
+    m.u32("attention.indexer.head_count", unused, true);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
+    m.u32("attention.indexer.top_k", unused, true);
+    if (!m.err && !hp.isMla())
+        m.fail(m.key("attention.key_length_mla"),
+               "is missing (with value_length_mla): llama.cpp requires MLA for this architecture");
+}
+
+// src/models/deepseek32.cpp llama_model_deepseek32::load_arch_hparams + create_memory's
+// LLM_ARCH_DEEPSEEK32 branch: llama_kv_cache_dsa, every trunk layer with an indexer key.
+void hookDeepseek32(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    readDsa(m, hp);
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        hp.has_indexer[il] = 1;
+    notes.push_back("DSA sparse attention: every layer also caches a " +
+                    std::to_string(hp.indexer_head_size) +
+                    "-wide indexer key per token (llama_kv_cache_dsa)");
+}
+
+// GLM-5.2's default indexer layout when the file has no indexer.types (src/models/glm-dsa.cpp
+// GLM_5_2_DEFAULT_INDEXER_TYPES): layers 0 and 1, then every 4th from 2; zero past the table.
+bool glm52DefaultIndexer(std::uint32_t il) {
+    if (il >= 78) return false;
+    return il < 2 || (il - 2) % 4 == 0;
+}
+
+// src/models/glm-dsa.cpp llama_model_glm_dsa::load_arch_hparams + create_memory's
+// LLM_ARCH_GLM_DSA branch: llama_kv_cache_dsa whose filter_lid keeps trunk layers with
+// is_indexer_full(il). GLM-5 / 5.1 (n_ctx_train < 1048576) index every layer; GLM-5.2 only the
+// layers of its default table, unless attention.indexer.types (one per trunk layer) says.
+void hookGlmDsa(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    readDsa(m, hp);
+    const bool pre_5_2 = hp.n_ctx_train < 1048576;
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        hp.has_indexer[il] = pre_5_2 || glm52DefaultIndexer(il) ? 1 : 0;
+    m.perLayer("attention.indexer.types", hp.has_indexer, hp.nLayer());
+    std::uint32_t n_idx = 0;
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        n_idx += hp.has_indexer[il] != 0 ? 1 : 0;
+    notes.push_back("DSA sparse attention: " + std::to_string(n_idx) + " of " +
+                    std::to_string(hp.nLayer()) + " layers also cache a " +
+                    std::to_string(hp.indexer_head_size) +
+                    "-wide indexer key per token (llama_kv_cache_dsa)");
+}
+
+// src/models/hy-v4.cpp llama_model_hy_v4::load_arch_hparams + create_memory's LLM_ARCH_HY_V4
+// branch: MLA required; with indexer.top_k > 0 a llama_kv_cache_dsa whose filter_lid keeps the
+// layers flagged by indexer.types (default none; layer 0 must be one), else a plain cache.
+void hookHyV4(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t unused = 0, top_k = 0, n_idx_head = 0;
+    m.u32("attention.q_lora_rank", unused, true);
+    m.u32("attention.kv_lora_rank", unused, true);
+    m.u32("attention.key_length_mla", hp.mla_k, true);
+    m.u32("attention.value_length_mla", hp.mla_v, true);
+    m.u32("expert_shared_count", hp.n_expert_shared, true);
+    m.u32("attention.indexer.head_count", n_idx_head);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size);
+    m.u32("attention.indexer.top_k", top_k);
+    if (m.err || top_k == 0) {
+        hp.indexer_head_size = 0;
+        return;
+    }
+    if (n_idx_head == 0 || hp.indexer_head_size == 0) {
+        m.fail(m.key("attention.indexer.key_length"),
+               "or the indexer head count is 0 with top_k set (llama.cpp refuses the file)");
+        return;
+    }
+    m.perLayer("attention.indexer.types", hp.has_indexer, hp.nLayer());
+    if (!m.err && hp.has_indexer[0] == 0) {
+        m.fail(m.key("attention.indexer.types"),
+               "leaves layer 0 without an indexer (llama.cpp refuses the file)");
+        return;
+    }
+    std::uint32_t n_idx = 0;
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        n_idx += hp.has_indexer[il] != 0 ? 1 : 0;
+    notes.push_back("DSA sparse attention: " + std::to_string(n_idx) + " of " +
+                    std::to_string(hp.nLayer()) + " layers also cache a " +
+                    std::to_string(hp.indexer_head_size) +
+                    "-wide indexer key per token (llama_kv_cache_dsa)");
+}
+
+// src/models/nanbeige.cpp llama_model_nanbeige::load_arch_hparams: num_loops (default 1) runs
+// the block stack that many times; n_layer_all becomes blocks x loops and each logical layer
+// copies its block's head counts, FFN width and SWA/recurrent flags, so every loop keeps its own
+// KV (the weights are shared: load_arch_tensors creates the physical blocks only).
+void hookNanbeige(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t loops = 1;
+    m.u32("num_loops", loops);
+    if (m.err || loops == 1) return;
+    const std::uint32_t phys = hp.nLayer();
+    if (loops == 0 || std::uint64_t{phys} * loops > kMaxLayers) {
+        m.fail(m.key("num_loops"), "is " + std::to_string(loops) +
+                                       ": llama.cpp asserts 1 <= loops and blocks x loops <= " +
+                                       std::to_string(kMaxLayers));
+        return;
+    }
+    const std::uint32_t all = phys * loops;
+    for (auto* v : {&hp.n_head, &hp.n_head_kv, &hp.n_ff, &hp.n_ff_exp, &hp.n_expert_used,
+                    &hp.is_swa, &hp.is_recr, &hp.has_indexer})
+        v->resize(std::max<std::size_t>(v->size(), all), 0);
+    for (std::uint32_t j = 1; j < loops; ++j)
+        for (std::uint32_t i = 0; i < phys; ++i) {
+            const std::uint32_t dst = i + j * phys;
+            hp.n_head[dst] = hp.n_head[i];
+            hp.n_head_kv[dst] = hp.n_head_kv[i];
+            hp.n_ff[dst] = hp.n_ff[i];
+            hp.is_swa[dst] = hp.is_swa[i];
+            hp.is_recr[dst] = hp.is_recr[i];
+        }
+    hp.n_layer_all = all;
+    notes.push_back("Nanbeige: " + std::to_string(loops) + " loops over " + std::to_string(phys) +
+                    " blocks; each of the " + std::to_string(all) +
+                    " logical layers caches its own KV, the weights are shared");
+}
+
+// src/models/dots3note.cpp llama_model_dots3note::load_arch_hparams + create_memory's
+// LLM_ARCH_DOTS3NOTE branch: llama_kv_cache_dsa_iswa. MLA on both layer kinds (separate SWA
+// latent sizes: key_length_swa), a window-sized cache for the sliding layers (is_swa from the
+// required pattern array), a full one for the others, and indexer keys on the trunk layers that
+// the required indexer.types array flags (the converter flags the full-attention layers).
+void hookDots3Note(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t unused = 0;
+    m.u32("expert_shared_count", hp.n_expert_shared, true);
+    m.u32("leading_dense_block_count", unused, true);
+    m.u32("expert_gating_func", unused, true);
+    m.u32("attention.q_lora_rank", unused, true);
+    m.u32("attention.kv_lora_rank", unused, true);
+    m.u32("attention.key_length_mla", hp.mla_k, true);
+    m.u32("attention.value_length_mla", hp.mla_v, true);
+    m.u32("attention.kv_lora_rank_swa", unused, true);
+    m.u32("attention.key_length_mla_swa", unused, true);
+    m.u32("attention.value_length_mla_swa", unused, true);
+    hp.swa_type = SwaType::Standard;
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    if (!m.err && !m.has("rope.freq_base_swa"))
+        m.fail(m.key("rope.freq_base_swa"),
+               "required key is missing (llama.cpp refuses to load the file)");
+    swaFlagsArray(m, hp, true);
+    m.u32("attention.indexer.head_count", unused, true);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
+    m.u32("attention.indexer.top_k", unused, true);
+    flagsArray(m, "attention.indexer.types", hp.has_indexer, hp.nLayer(), true);
+    if (m.err) return;
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        if (hp.has_indexer[il] && hp.is_swa[il]) {
+            // llama_kv_cache_dsa_iswa gives the indexer cache no window, and hparams_lid keeps
+            // the SWA head size for SWA layers: a full-context row of key_length_swa there.
+            notes.push_back("dots3note: layer " + std::to_string(il) +
+                            " is sliding-window and indexed; its indexer row is priced as the "
+                            "layer's window, llama.cpp keeps it for the whole context");
+            break;
+        }
+}
+
+// src/models/minimax-m3.cpp llama_model_minimax_m3::load_arch_hparams + create_memory's
+// LLM_ARCH_MINIMAX_M3 branch: llama_kv_cache_msa, a plain cache over every layer (no nextn
+// filter) plus an indexer cache over il >= leading_dense_block_count whose hparams copy has one
+// head of indexer_head_size for K and, the model not being MLA, one head of the value length
+// for V (llama_kv_cache ctor: has_v = !is_mla).
+void hookMinimaxM3(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    std::uint32_t unused = 0, dense_lead = 0, block = 0;
+    m.u32("leading_dense_block_count", dense_lead);
+    m.u32("expert_shared_count", hp.n_expert_shared, true);
+    m.u32("expert_gating_func", unused, true);
+    m.u32("attention.indexer.head_count", unused, true);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
+    m.u32("attention.indexer.top_k", unused, true);
+    m.u32("attention.indexer.block_size", block, true);
+    m.u32("attention.indexer.local_blocks", unused, true);
+    if (m.err) return;
+    if (block == 0) {
+        m.fail(m.key("attention.indexer.block_size"), "is 0 (llama.cpp asserts it is not)");
+        return;
+    }
+    hp.indexer_head_v = hp.head_v_full;
+    for (std::uint32_t il = dense_lead; il < hp.n_layer_all; ++il)
+        hp.has_indexer[il] = 1;
+    notes.push_back("MSA sparse attention: layers from " + std::to_string(dense_lead) +
+                    " on also cache a " + std::to_string(hp.indexer_head_size) +
+                    "-wide indexer key and a " + std::to_string(hp.indexer_head_v) +
+                    "-wide value per token (llama_kv_cache_msa)");
+}
+
+// Kimi delta attention hybrids: MLA attention layers and KDA layers (head_count_kv 0, trunk
+// only) with the KDA conv/matrix state of llama_hparams::n_embd_r()/n_embd_s().
+//   src/models/kimi-linear.cpp llama_model_kimi_linear::load_arch_hparams,
+//   kimi-k3.cpp llama_model_kimi_k3::load_arch_hparams,
+//   bailingmoe3.cpp llama_model_bailingmoe3::load_arch_hparams.
+void hookKda(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    std::uint32_t unused = 0;
+    m.u32("attention.key_length_mla", hp.mla_k, true);
+    m.u32("attention.value_length_mla", hp.mla_v, true);
+    m.u32("attention.kv_lora_rank", unused, true);
+    m.u32("ssm.conv_kernel", hp.ssm_d_conv, true);
+    m.u32("kda.head_dim", hp.n_embd_head_kda, true);
+    markRecurrentByZeroKvHeads(hp);
+}
+
+// src/models/minimax-01.cpp llama_model_minimax_01::load_arch_hparams: lightning-attention
+// layers (state head_dim^2 x n_head with head_dim = the attention key length) from
+// attention.recurrent_layers, else all but every full_attention_interval-th (default 8).
+void hookMinimax01(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    hp.n_embd_head_la = hp.head_k_full;
+    if (!m.perLayer("attention.recurrent_layers", hp.is_recr, hp.n_layer_all) && !m.err) {
+        std::uint32_t interval = 8;
+        m.u32("full_attention_interval", interval);
+        if (interval == 0) {
+            m.fail(m.key("full_attention_interval"), "is 0 (llama.cpp would divide by zero)");
+            return;
+        }
+        for (std::uint32_t il = 0; il < hp.n_layer_all; ++il)
+            hp.is_recr[il] = periodicPatternLayer(il, interval, false, hp.nLayer());
+    }
+}
+
+// src/models/plamo2.cpp llama_model_plamo2::load_arch_hparams: Mamba-2 keys (groups
+// required), recurrent iff head_count_kv == 0.
+void hookPlamo2(Meta& m, Hparams& hp, std::vector<std::string>&) {
+    readSsm(m, hp, true);
+    markRecurrentByZeroKvHeads(hp);
+}
+
 // Architectures whose load_arch_hparams reads nothing that changes the cache get no hook: their
 // shape is the generic load_hparams result (per-layer head_count_kv, key_length, value_length)
 // and create_memory gives them the default llama_kv_cache. That list was checked by reading
@@ -532,8 +867,68 @@ const std::array kRules = {
     ArchRule{"qwen3next", Memory::HybridTrunkOnly, &hookQwenNext, true}, // src/models/qwen3next.cpp
     ArchRule{"qwen35", Memory::HybridTrunkOnly, &hookQwenNext, true},    // src/models/qwen35.cpp
     ArchRule{"qwen35moe", Memory::HybridTrunkOnly, &hookQwenNext, true}, // src/models/qwen35moe.cpp
+
+    // llama.cpp v0.5.0. Non-hybrid architectures take create_memory's default branch, whose
+    // nextn filter keeps MTP blocks out of the main cache and in the draft context's (KvTrunkOnly
+    // with mtp_context_plain_cache); without nextn blocks that is the plain cache.
+    ArchRule{"talkie", Memory::KvTrunkOnly, nullptr, true},         // src/models/talkie.cpp
+    ArchRule{"nanbeige", Memory::KvTrunkOnly, &hookNanbeige, true}, // src/models/nanbeige.cpp
+    ArchRule{"maincoder", Memory::KvTrunkOnly, nullptr, true},      // src/models/maincoder.cpp
+    ArchRule{"hy_v3", Memory::KvTrunkOnly, nullptr, true},          // src/models/hy-v3.cpp
+    ArchRule{"hunyuan-dense", Memory::KvTrunkOnly, &hookHunyuanDense, true}, // hunyuan-vl.cpp
+    ArchRule{"hunyuan_vl", Memory::KvTrunkOnly, &hookHunyuanDense, true},    // hunyuan-vl.cpp
+    ArchRule{"mistral4", Memory::KvTrunkOnly, &hookDeepseek2, true}, // deepseek2.cpp (inherited)
+    ArchRule{"plamo3", Memory::KvTrunkOnly, &hookOptionalSwaPattern<8, false>, true},
+    ArchRule{"mellum", Memory::KvTrunkOnly, &hookOptionalSwaPattern<4, false>, true},
+    ArchRule{"laguna", Memory::KvTrunkOnly, &hookOptionalSwaPattern<4, true>, true},
+    ArchRule{"cohere2moe", Memory::KvTrunkOnly, &hookCohere2Moe, true},   // cohere2moe.cpp
+    ArchRule{"step35", Memory::KvTrunkOnly, &hookSwaFlagsRequired, true}, // step35.cpp
+    ArchRule{"mimo2", Memory::KvTrunkOnly, &hookSwaFlagsRequired, true},  // mimo2.cpp
+    ArchRule{"maple", Memory::KvTrunkOnly, &hookSwaFlagsRequired, true},  // maple.cpp
+    // create_memory's LLM_ARCH_DEEPSEEK32 / LLM_ARCH_GLM_DSA branch: llama_kv_cache_dsa (MLA
+    // latent + indexer keys) over the trunk; the MTP context a plain cache of the nextn blocks.
+    ArchRule{"deepseek32", Memory::KvTrunkOnly, &hookDeepseek32, true}, // deepseek32.cpp
+    ArchRule{"glm-dsa", Memory::KvTrunkOnly, &hookGlmDsa, true},        // glm-dsa.cpp
+    // LLM_ARCH_DOTS3NOTE: llama_kv_cache_dsa_iswa (trunk only; nextn blocks in the MTP context).
+    ArchRule{"dots3note", Memory::KvTrunkOnly, &hookDots3Note, true}, // src/models/dots3note.cpp
+    // LLM_ARCH_MINIMAX_M3: llama_kv_cache_msa over every layer, MTP blocks included.
+    ArchRule{"minimax-m3", Memory::Kv, &hookMinimaxM3}, // src/models/minimax-m3.cpp
+    // LLM_ARCH_HY_V4: the DSA cache without an MLA filter (no nextn split), or a plain one.
+    ArchRule{"hy_v4", Memory::Kv, &hookHyV4}, // src/models/hy-v4.cpp
+    // Hybrids with the default filters (attention = !is_recr, state = is_recr).
+    ArchRule{"kimi-linear", Memory::Hybrid, &hookKda}, // src/models/kimi-linear.cpp
+    ArchRule{"kimi-k3", Memory::Hybrid, &hookKda},     // src/models/kimi-k3.cpp
+    // Ling 3's MTP context is a plain cache of the nextn blocks (create_memory:
+    // mtp_on_hybrid_qwen), while its main cache keeps them too (default filter !is_recr).
+    ArchRule{"bailingmoe3", Memory::Hybrid, &hookKda, true}, // src/models/bailingmoe3.cpp
+    ArchRule{"plamo2", Memory::Hybrid, &hookPlamo2},         // src/models/plamo2.cpp
+    // MiniMax-01 shares the Qwen3-Next filters (il < n_layer() on both).
+    ArchRule{"minimax-01", Memory::HybridTrunkOnly, &hookMinimax01}, // src/models/minimax-01.cpp
 };
 #undef HEADROOM_PLAIN
+
+// Architectures llama-server cannot serve as a chat/completion model: create_memory gives them
+// no cache (the BERT family, embedding-only and diffusion models, WavTokenizer), T5's
+// encoder-decoder, and the TTS stacks. Refused instead of priced as a transformer.
+// (A multimodal projector, "clip", is refused earlier with its own advice: shapeFromGguf.)
+constexpr std::array<std::string_view, 18> kNotTextGeneration = {"bert",
+                                                                 "modern-bert",
+                                                                 "nomic-bert",
+                                                                 "nomic-bert-moe",
+                                                                 "neo-bert",
+                                                                 "jina-bert-v2",
+                                                                 "jina-bert-v3",
+                                                                 "eurobert",
+                                                                 "gemma-embedding",
+                                                                 "wavtokenizer-dec",
+                                                                 "dream",
+                                                                 "llada",
+                                                                 "llada-moe",
+                                                                 "rnd1",
+                                                                 "t5",
+                                                                 "t5encoder",
+                                                                 "qwen3tts",
+                                                                 "pockettts"};
 
 const ArchRule* findRule(const std::string& arch) {
     for (const auto& r : kRules)
@@ -565,6 +960,7 @@ void loadBaseHparams(Meta& m, Hparams& hp, bool recurrent_arch) {
     hp.n_expert_used.assign(n, 0);
     hp.is_swa.assign(n, 0);
     hp.is_recr.assign(n, recurrent_arch ? 1u : 0u);
+    hp.has_indexer.assign(n, 0);
 
     m.u32("expert_count", hp.n_expert);
     m.perLayer("expert_used_count", hp.n_expert_used, n);
@@ -646,6 +1042,9 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
         if (t.name == "token_embd.weight") {
             embd = t.bytes;
             shape.token_embd_bytes = satAdd(shape.token_embd_bytes, t.bytes);
+        } else if (t.name == "per_layer_token_embd.weight") {
+            // LLM_TENSOR_LAYER_INPUT (src/llama-arch.cpp): loaded next to token_embd on the CPU.
+            shape.per_layer_embd_bytes = satAdd(shape.per_layer_embd_bytes, t.bytes);
         } else if (t.name == "output.weight" || t.name == "output.bias" ||
                    t.name == "output_norm.weight" || t.name == "output_norm.bias") {
             has_output = has_output || t.name == "output.weight";
@@ -708,6 +1107,9 @@ void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
             attn = hp.n_layer_kv_from_start < 0 ||
                    il < static_cast<std::uint32_t>(hp.n_layer_kv_from_start);
             break;
+        case Memory::KvTrunkOnly:
+            attn = il < n_layer;
+            break;
         case Memory::Recurrent:
             recr = true;
             break;
@@ -749,6 +1151,12 @@ void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
             mem.state_s = hp.nEmbdS();
         }
         setLayerMemory(l, mem);
+        // llama_kv_cache_dsa: the indexer-key cache (one key head of indexer_head_size) covers
+        // the layers filter_lid accepts, all of them trunk layers of the main cache.
+        if (attn && in_main && hp.has_indexer[il]) {
+            l.n_embd_indexer_k = hp.indexer_head_size;
+            l.n_embd_indexer_v = hp.indexer_head_v;
+        }
     }
 }
 
@@ -816,6 +1224,13 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
                          in.id + ": no general.architecture in the GGUF header",
                          "llama.cpp cannot load a file without it");
     const std::string arch = *archv->asString();
+    if (std::find(kNotTextGeneration.begin(), kNotTextGeneration.end(), arch) !=
+        kNotTextGeneration.end())
+        return makeError(ErrorCode::Unsupported,
+                         in.id + ": architecture '" + arch +
+                             "' is not a text-generation model llama-server can plan",
+                         "embedding, encoder, diffusion and speech models get no KV cache in "
+                         "llama.cpp (llama_model::create_memory); plan the chat model instead");
 
     const ArchRule* rule = findRule(arch);
     Meta m(in, arch);
@@ -845,6 +1260,7 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
         shape.rope_orig_ctx = *v->asUInt();
     shape.n_embd = hp.n_embd;
     shape.n_mtp_layers = hp.n_layer_nextn;
+    shape.mtp_draft_nextn_only = rule && rule->mtp_context_plain_cache;
     shape.file_bytes = in.file_bytes;
 
     if (rule) {

@@ -1,6 +1,7 @@
 // Turning a GGUF header into the planner's ModelShape, the way llama.cpp would allocate it.
 //
-// The derivation mirrors three places of llama.cpp (tag v0.4.0, pinned in docs/sources.md):
+// The derivation mirrors three places of llama.cpp (tag v0.4.0, pinned in docs/sources.md; the
+// architectures that first appear in v0.5.0 follow that snapshot, see docs/sources.md):
 //   * src/llama-model.cpp  llama_model_base::load_hparams: the generic keys (block count, heads,
 //     head dims, SWA head dims, per-layer arrays) every architecture reads;
 //   * src/models/<arch>.cpp  llama_model_<arch>::load_arch_hparams: per-architecture defaults and
@@ -23,6 +24,8 @@
 //     no V at all for Mla. Per stream, Full layers hold n_ctx_seq cells and SlidingWindow layers
 //     pad256(min(n_ctx_seq, n_swa x (kv_unified ? n_seq_max : 1) + n_ubatch)) (--swa-full:
 //     n_ctx_seq); without --kv-unified there are n_seq_max streams of n_ctx / n_seq_max cells.
+//   * a layer with n_embd_indexer_k (DSA: deepseek32, glm-dsa, hy_v4) adds a K-only row of that
+//     width in type_k over the same cells (src/llama-kv-cache-dsa.cpp llama_kv_cache_dsa ctor).
 //   * every layer with layerHasRecurrentState(): (recurrent_r + recurrent_s) x 4 bytes (f32)
 //     per sequence row.
 //   * is_mtp blocks: weights only with MTP on; KV in the main cache when in_main_cache, else

@@ -221,7 +221,7 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     // device (TENSOR_DUPLICATED in llama_model::load_tensors); on the CPU it is the same tensor,
     // so only that copy is dropped: output_norm (part of output_weights) is still loaded.
     const Bytes output_weights = (out_dev < 0 && model.output_tied_to_embd)
-                                     ? satSub(price.output_weights, price.token_embd)
+                                     ? satSub(price.output_weights, model.token_embd_bytes)
                                      : price.output_weights;
     out.weights = satAdd(out.weights, satAdd(output_weights, price.other_weights));
     if (out_dev < 0 && n_dev > 0)
