@@ -36,6 +36,13 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):  # keep the test's output clean
         pass
 
+    def end_headers(self):
+        # The request counts are on disk before the client can read a byte of the answer, so a
+        # test reading them after the client exits sees this request (bytes_sent of a body is
+        # added while it is written and saved once the request ends).
+        write_stats(self.server.stats_path)
+        super().end_headers()
+
     def do_HEAD(self):
         self.handle_any(head=True)
 
@@ -86,9 +93,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
+        STATS["bytes_sent"] += len(body)
         self.end_headers()
         self.wfile.write(body)
-        STATS["bytes_sent"] += len(body)
 
     def serve_file(self, rel, head):
         full = os.path.realpath(os.path.join(self.server.root, rel))
