@@ -88,6 +88,60 @@ for entry in $(sed -n 's/^\([A-Za-z0-9_.+-]*_DIR\):PATH=\(.*\)$/\1=\2/p' "$cache
     fail=1
   fi
 done
+# What find_path(), find_file(), find_library() and find_program() found (FILEPATH entries and
+# the *_INCLUDE_DIR directories, Qt's and FindCURL's included). A file is
+# owned by one package; a directory like /usr/include by dozens, so dpkg's first owner says
+# nothing: an include directory is attributed by the header its find module looks for.
+header_for() {
+  case $1 in
+  CURL_INCLUDE_DIR) echo curl/curl.h ;;
+  Vulkan_INCLUDE_DIR) echo vulkan/vulkan_core.h ;;
+  OPENGL_INCLUDE_DIR) echo GL/gl.h ;;
+  OPENGL_EGL_INCLUDE_DIR) echo EGL/egl.h ;;
+  OPENGL_GLX_INCLUDE_DIR) echo GL/glx.h ;;
+  *) echo "" ;;
+  esac
+}
+found=0
+for entry in $(sed -n -e 's/^\([A-Za-z0-9_.+-]*\):FILEPATH=\(\/.*\)$/\1=\2/p' \
+  -e 's/^\([A-Za-z0-9_.+-]*_INCLUDE_DIR\):PATH=\(\/.*\)$/\1=\2/p' "$cache"); do
+  var=${entry%%=*}
+  path=${entry#*=}
+  case $var in CMAKE_*) continue ;; esac # the toolchain: build-essential, listed
+  if [ -d "$path" ]; then
+    header=$(header_for "$var")
+    if [ -z "$header" ]; then
+      echo "check_deps: $var is the directory $path; name the header it was found by in" \
+        "scripts/check_deps.sh (header_for) so its package can be told" >&2
+      fail=1
+      continue
+    fi
+    path=$path/$header
+  fi
+  [ -e "$path" ] || continue # not found (optional), or a path configure only computed
+  found=$((found + 1))
+  # The path as found first (libGLU.so belongs to the -dev package, its target to the runtime),
+  # then without /usr (Debian 12 is usrmerged; dpkg still records /bin/gzip), then resolved.
+  if ! owner=$(dpkg -S "$path" 2>/dev/null) && ! owner=$(dpkg -S "${path#/usr}" 2>/dev/null); then
+    path=$(readlink -f "$path")
+    owner=$(dpkg -S "$path" 2>/dev/null) || owner=""
+  fi
+  if [ -z "$owner" ]; then
+    echo "check_deps: $var is $path, which no Debian package owns:" \
+      "install it from Debian's archive and add the package to $listname" >&2
+    fail=1
+    continue
+  fi
+  pkg=${owner%%:*}
+  pkg=${pkg%%,*}
+  # Essential packages (gzip, coreutils…) are on every Debian system by definition.
+  [ "$(dpkg-query -W -f='${Essential}' "$pkg" 2>/dev/null)" = yes ] && continue
+  if ! echo "$closure" | grep -qx "$pkg"; then
+    echo "check_deps: $pkg provides $var ($path) but is neither in $listname" \
+      "nor pulled in by its packages: add $pkg to $listname" >&2
+    fail=1
+  fi
+done
 if [ "$failed_configure" -eq 1 ]; then
   # CMake's own words for a missing config: `Could not find a package configuration file
   # provided by "X"` and `X could not be found because dependency Y could not be found`.
@@ -99,4 +153,5 @@ if [ "$failed_configure" -eq 1 ]; then
   exit 1
 fi
 [ "$fail" -eq 0 ] || exit 1
-echo "check_deps: $checked package configs, all from $listname or its dependencies"
+echo "check_deps: $checked package configs and $found found files and headers, all from" \
+  "$listname or its dependencies"

@@ -18,6 +18,8 @@ qt6-charts-dev        # Qt6Charts: the memory charts (ui/charts/)
 libqt6opengl6-dev     # Qt6OpenGL: Qt6Charts' config requires it, qt6-charts-dev does not depend on it
 qt6-svg-dev           # Qt6Svg: the SVG icon and chart export
 libgl-dev             # OpenGL headers and libGL, required by Qt6Gui's config (WrapOpenGL)
+libegl-dev            # EGL headers: Qt6Gui's FindOpenGL looks for them (found, so listed)
+libglu1-mesa-dev      # libGLU.so: Qt6Gui's FindOpenGL looks for it too (found, so listed)
 libvulkan-dev         # Vulkan headers (the probe's types) and the loader it dlopens
 nlohmann-json3-dev    # JSON: catalog, presets, plan JSON
 libcli11-dev          # the CLI's argument parser
@@ -35,6 +37,7 @@ dpkg-dev              # dpkg-shlibdeps computes the .deb's Depends (CPack)
 man-db                # man -l renders the man page in the packaging test
 file                  # CPack's DEB generator runs file(1) on the installed binaries
 libcurl4-openssl-dev  # remote models (plan https://... or hf:OWNER/REPO) read the GGUF header with HTTP ranges (core/remote/)
+nodejs                # node runs the llama.cpp ground truth (node-llama-cpp) in the validation suite
 python3               # the remote-model tests serve GGUF files over HTTP on loopback (tests/common/gguf_http_server.py)
 EOF
 }
@@ -43,9 +46,9 @@ if [ "${1:-}" = --list ]; then
   printf '%s\n' $PACKAGES
   exit 0
 fi
-# node/npm run the llama.cpp ground truth (node-llama-cpp) in the validation suite; the image
-# usually ships a newer Node.js than Debian's, which is kept when present.
-command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
+# npm installs node-llama-cpp. A Node.js from elsewhere (NodeSource's nodejs package bundles
+# npm) is kept when present; Debian's nodejs ships npm as its own package.
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES npm"
 
 missing=""
 for p in $PACKAGES; do
