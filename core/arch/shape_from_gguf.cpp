@@ -466,21 +466,25 @@ void hookLfm2(Meta& m, Hparams& hp, std::vector<std::string>&) {
     }
 }
 
+// Without attention.recurrent_layers, every layer but each full_attention_interval-th (the
+// architecture's default when the key is absent) is recurrent; nextn blocks never are.
+void recurrentBetweenFullAttention(Meta& m, Hparams& hp, std::uint32_t interval) {
+    m.u32("full_attention_interval", interval);
+    if (interval == 0) {
+        m.fail(m.key("full_attention_interval"), "is 0 (llama.cpp would divide by zero)");
+        return;
+    }
+    for (std::uint32_t il = 0; il < hp.n_layer_all; ++il)
+        hp.is_recr[il] = periodicPatternLayer(il, interval, false, hp.nLayer());
+}
+
 // src/models/qwen3next.cpp / qwen35.cpp / qwen35moe.cpp load_arch_hparams: gated-delta-net
 // layers from attention.recurrent_layers, else every layer but each full_attention_interval-th
 // (default 4) is recurrent; nextn blocks are never recurrent.
 void hookQwenNext(Meta& m, Hparams& hp, std::vector<std::string>&) {
     readSsm(m, hp, true);
-    if (!m.perLayer("attention.recurrent_layers", hp.is_recr, hp.n_layer_all)) {
-        std::uint32_t interval = 4;
-        m.u32("full_attention_interval", interval);
-        if (interval == 0) {
-            m.fail(m.key("full_attention_interval"), "is 0 (llama.cpp would divide by zero)");
-            return;
-        }
-        for (std::uint32_t il = 0; il < hp.n_layer_all; ++il)
-            hp.is_recr[il] = periodicPatternLayer(il, interval, false, hp.nLayer());
-    }
+    if (!m.perLayer("attention.recurrent_layers", hp.is_recr, hp.n_layer_all))
+        recurrentBetweenFullAttention(m, hp, 4);
 }
 
 // src/models/rwkv6-base.cpp / rwkv7-base.cpp: WKV state and token shift (recurrent archs).
@@ -783,16 +787,8 @@ void hookKda(Meta& m, Hparams& hp, std::vector<std::string>&) {
 // attention.recurrent_layers, else all but every full_attention_interval-th (default 8).
 void hookMinimax01(Meta& m, Hparams& hp, std::vector<std::string>&) {
     hp.n_embd_head_la = hp.head_k_full;
-    if (!m.perLayer("attention.recurrent_layers", hp.is_recr, hp.n_layer_all) && !m.err) {
-        std::uint32_t interval = 8;
-        m.u32("full_attention_interval", interval);
-        if (interval == 0) {
-            m.fail(m.key("full_attention_interval"), "is 0 (llama.cpp would divide by zero)");
-            return;
-        }
-        for (std::uint32_t il = 0; il < hp.n_layer_all; ++il)
-            hp.is_recr[il] = periodicPatternLayer(il, interval, false, hp.nLayer());
-    }
+    if (!m.perLayer("attention.recurrent_layers", hp.is_recr, hp.n_layer_all) && !m.err)
+        recurrentBetweenFullAttention(m, hp, 8);
 }
 
 // src/models/plamo2.cpp llama_model_plamo2::load_arch_hparams: Mamba-2 keys (groups

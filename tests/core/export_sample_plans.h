@@ -104,4 +104,14 @@ inline Plan moeSpilled() {
     return p;
 }
 
+// A small model for co-residency: denseResident's plan on one 24 GiB card using `gpuGiB` of
+// the GPU at its launch rung (and 1 GiB of RAM), from a GGUF called `file`.
+inline Plan smallModel(const std::string& file, Bytes gpuGiB) {
+    Plan p = denseResident();
+    p.model.id = "/models/" + file;
+    p.model.name = file;
+    p.rungs[1].devices[0].bytes = gpuGiB * GiB;
+    return p;
+}
+
 } // namespace headroom::testplans

@@ -12,16 +12,6 @@ using namespace headroom;
 
 namespace {
 
-// A small model for co-residency: on one 24 GiB card (usable 24 GiB - 9 % margin) using
-// `gpuGiB` of the GPU and 1 GiB of RAM, from a GGUF called `file`.
-Plan smallModel(const std::string& file, Bytes gpuGiB) {
-    Plan p = testplans::denseResident();
-    p.model.id = "/models/" + file;
-    p.model.name = file;
-    p.rungs[1].devices[0].bytes = gpuGiB * GiB;
-    return p;
-}
-
 std::vector<const Plan*> pointers(const std::vector<SwapModel>& ms) {
     std::vector<const Plan*> v;
     for (const auto& m : ms)
@@ -78,10 +68,10 @@ private slots:
         // Usable on the 24 GiB card: 24 GiB - 0.09 * 24 GiB = 21.84 GiB.
         // a 10 + b 8 = 18 fits; a + c 6 = 16 fits; b + c = 14 fits; a + b + c = 24 does not;
         // d 20 fits beside none (20 + 6 = 26).
-        std::vector<SwapModel> ms = {{smallModel("a.gguf", 10), "", {}},
-                                     {smallModel("b.gguf", 8), "", {}},
-                                     {smallModel("c.gguf", 6), "", {}},
-                                     {smallModel("d.gguf", 20), "", {}}};
+        std::vector<SwapModel> ms = {{testplans::smallModel("a.gguf", 10), "", {}},
+                                     {testplans::smallModel("b.gguf", 8), "", {}},
+                                     {testplans::smallModel("c.gguf", 6), "", {}},
+                                     {testplans::smallModel("d.gguf", 20), "", {}}};
         auto sets = coResidentSets(pointers(ms));
         QVERIFY(sets.has_value());
         const std::vector<std::vector<size_t>> expected = {{0, 1}, {0, 2}, {1, 2}};
@@ -105,7 +95,7 @@ private slots:
 
     void hostRamIsPartOfFittingTogether() {
         // 5 + 5 GiB of GPU fits, but each also needs 40 GiB of the 64 GiB RAM: 80 > 64.
-        Plan a = smallModel("a.gguf", 5), b = smallModel("b.gguf", 5);
+        Plan a = testplans::smallModel("a.gguf", 5), b = testplans::smallModel("b.gguf", 5);
         a.rungs[1].host_bytes = b.rungs[1].host_bytes = 40 * GiB;
         auto together = fitTogether({&a, &b});
         QVERIFY(together.has_value());
@@ -116,10 +106,10 @@ private slots:
 
     void groupsPartitionModelsIntoBinsThatFit() {
         // Largest first: d 20 alone; a 10 then b 8 (18) fit; c 6 would make 24 > 21.84: new bin.
-        std::vector<SwapModel> ms = {{smallModel("a.gguf", 10), "", {}},
-                                     {smallModel("b.gguf", 8), "", {}},
-                                     {smallModel("c.gguf", 6), "", {}},
-                                     {smallModel("d.gguf", 20), "", {}}};
+        std::vector<SwapModel> ms = {{testplans::smallModel("a.gguf", 10), "", {}},
+                                     {testplans::smallModel("b.gguf", 8), "", {}},
+                                     {testplans::smallModel("c.gguf", 6), "", {}},
+                                     {testplans::smallModel("d.gguf", 20), "", {}}};
         auto groups = coResidentGroups(pointers(ms));
         QVERIFY(groups.has_value());
         const std::vector<std::vector<size_t>> expected = {{0, 1}, {2}, {3}};
@@ -148,8 +138,8 @@ private slots:
     }
 
     void duplicateIdsAndNegativeTtlAreRejected() {
-        std::vector<SwapModel> ms = {{smallModel("a.gguf", 1), "", {}},
-                                     {smallModel("a.gguf", 2), "", {}}};
+        std::vector<SwapModel> ms = {{testplans::smallModel("a.gguf", 1), "", {}},
+                                     {testplans::smallModel("a.gguf", 2), "", {}}};
         auto dup = llamaSwapYaml(ms, {});
         QVERIFY(!dup.has_value());
         QVERIFY(dup.error().message.find("'a'") != std::string::npos);
@@ -171,7 +161,7 @@ private slots:
     void tooManyModelsIsAnError() {
         std::vector<SwapModel> ms;
         for (size_t i = 0; i <= kMaxSwapModels; ++i)
-            ms.push_back({smallModel("m" + std::to_string(i) + ".gguf", 1), "", {}});
+            ms.push_back({testplans::smallModel("m" + std::to_string(i) + ".gguf", 1), "", {}});
         auto r = llamaSwapYaml(ms, {});
         QVERIFY(!r.has_value());
         QVERIFY(r.error().message.find("at most 16") != std::string::npos);

@@ -2,46 +2,23 @@
 // rules) to one section per model whose keys are the planned launch's flags without dashes, every
 // key is an option of llama.cpp v0.5.0's llama-server, and --models-max is the largest N for which
 // every N models fit together.
+#include "common/llama_server_help.h"
 #include "core/export_sample_plans.h"
 #include "export/router_preset.h"
 
 #include <QtTest>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 using namespace headroom;
 
 namespace {
 
-// As in the llama-swap tests: one 24 GiB card (21.84 GiB usable), `gpuGiB` of it and 1 GiB RAM.
-Plan smallModel(const std::string& file, Bytes gpuGiB) {
-    Plan p = testplans::denseResident();
-    p.model.id = "/models/" + file;
-    p.model.name = file;
-    p.rungs[1].devices[0].bytes = gpuGiB * GiB;
-    return p;
-}
-
-// Every spelling llama-server --help lists, without leading dashes (the preset's keys).
+// Every spelling llama-server v0.5.0's --help lists, without leading dashes (the preset's keys).
 std::set<std::string> helpKeys() {
-    std::ifstream in(std::string(HEADROOM_TEST_FIXTURES) + "/llama-server-help/v0.5.0.txt");
     std::set<std::string> keys;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] != '-') continue;
-        std::istringstream words(line);
-        std::string w;
-        // "----- common params -----" heads a section; it is no option.
-        while (words >> w && w.size() > 1 && w[0] == '-' &&
-               w.find_first_not_of('-') != std::string::npos) {
-            const bool more = w.back() == ',';
-            if (more) w.pop_back();
-            keys.insert(w.substr(w.find_first_not_of('-')));
-            if (!more) break;
-        }
-    }
+    for (const auto& flag : test::llamaServerHelpFlags(LlamaVersion::V0_5_0))
+        keys.insert(flag.substr(flag.find_first_not_of('-')));
     return keys;
 }
 
@@ -113,7 +90,8 @@ private slots:
         std::vector<SwapModel> ms;
         ms.reserve(static_cast<size_t>(gib.size()));
         for (int i = 0; i < gib.size(); ++i)
-            ms.push_back({smallModel("m" + std::to_string(i) + ".gguf", Bytes(gib[i])), "", {}});
+            ms.push_back(
+                {testplans::smallModel("m" + std::to_string(i) + ".gguf", Bytes(gib[i])), "", {}});
         RouterPresetOptions o;
         o.preset_path = "/etc/models.ini";
         o.port = "8080";
@@ -130,7 +108,7 @@ private slots:
     }
 
     void duplicateNamesAndBrokenIniAreErrors() {
-        SwapModel a{smallModel("a.gguf", 5), "", {}};
+        SwapModel a{testplans::smallModel("a.gguf", 5), "", {}};
         QVERIFY(!routerPreset({a, a}, {}));
         QVERIFY(!routerPreset({}, {}));
         QVERIFY(!parsePresetIni("[unterminated\nc = 1\n"));

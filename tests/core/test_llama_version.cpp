@@ -2,6 +2,7 @@
 // checked against the `llama-server --help` of each build (tests/fixtures/llama-server-help/,
 // captured from llama.cpp built by tools/llama_cpp_build.sh), and every flag an exporter writes
 // for a grid of real plans checked against the help of the build the plan targets.
+#include "common/llama_server_help.h"
 #include "common/plan_helpers.h"
 #include "export/llama_server.h"
 #include "export/llama_swap.h"
@@ -23,35 +24,6 @@ using namespace headroom::test;
 Q_DECLARE_METATYPE(headroom::LlamaVersion)
 
 namespace {
-
-std::string fixturePath(LlamaVersion v) {
-    return std::string(HEADROOM_TEST_FIXTURES) + "/llama-server-help/" + llamaVersionName(v) +
-           ".txt";
-}
-
-// The flags `llama-server --help` lists: a line that starts with '-' names one option, its
-// spellings separated by ", " and followed by the value placeholder and the description
-// ("-fitt, --fit-target MiB0,MiB1,...", "--mmproj-auto, --no-mmproj, --no-mmproj-auto").
-std::set<std::string> helpFlags(LlamaVersion v) {
-    std::ifstream in(fixturePath(v));
-    if (!in) qFatal("missing fixture %s", fixturePath(v).c_str());
-    std::set<std::string> flags;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] != '-') continue;
-        std::istringstream words(line);
-        std::string w;
-        // "----- common params -----" heads a section; it is no option.
-        while (words >> w && w.size() > 1 && w[0] == '-' &&
-               w.find_first_not_of('-') != std::string::npos) {
-            const bool more = w.back() == ',';
-            if (more) w.pop_back();
-            flags.insert(w);
-            if (!more) break;
-        }
-    }
-    return flags;
-}
 
 // Words of an argv that are flags: every value Headroom writes after a flag is a number, a path,
 // a regex or a name, none of which starts with '-' followed by a letter.
@@ -159,8 +131,8 @@ private slots:
     // v0.5.0's does not (v0.5.0 only added --log-jsonl/--no-log-jsonl, which Headroom never
     // writes).
     void theRemovedFlagsAreWhatTheTwoHelpsDiffer() {
-        const auto v4 = helpFlags(LlamaVersion::V0_4_0);
-        const auto v5 = helpFlags(LlamaVersion::V0_5_0);
+        const auto v4 = llamaServerHelpFlags(LlamaVersion::V0_4_0);
+        const auto v5 = llamaServerHelpFlags(LlamaVersion::V0_5_0);
         QVERIFY(v4.size() > 200); // a parse that found the option table, not a stray line
         std::set<std::string> gone;
         for (const auto& f : v4)
@@ -180,7 +152,7 @@ private slots:
     // on a unified cache; the profiles carry that.
     void bothBuildsDefaultTheServerToFourUnifiedSlots() {
         for (LlamaVersion v : allLlamaVersions()) {
-            std::ifstream in(fixturePath(v));
+            std::ifstream in(test::llamaServerHelpPath(v));
             std::string text((std::istreambuf_iterator<char>(in)), {});
             QVERIFY(text.find("number of server slots (default: -1, -1 = auto)") !=
                     std::string::npos);
@@ -306,7 +278,7 @@ private slots:
     }
     void everyExportedFlagIsInThatBuildsHelp() {
         QFETCH(LlamaVersion, version);
-        const auto accepted = helpFlags(version);
+        const auto accepted = llamaServerHelpFlags(version);
         std::set<std::string> written;
         int exported = 0;
         for (const GridCase& g : grid(version)) {

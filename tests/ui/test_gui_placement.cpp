@@ -32,16 +32,6 @@ using namespace headroom::ui::test;
 
 namespace {
 
-void typeInto(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    if (text.isEmpty())
-        QTest::keyClick(edit, Qt::Key_Delete);
-    else
-        QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
-
 void selectRow(MainWindow& w, const QString& id) {
     auto* table = child<QTableView>(&w, "modelTable");
     auto* proxy = static_cast<QSortFilterProxyModel*>(table->model());

@@ -43,21 +43,7 @@ using namespace headroom;
 using namespace headroom::ui;
 using namespace headroom::ui::test;
 
-namespace {
-
-void typeInto(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
-
-void machine(MainWindow& w, const char* vram, const char* ram) {
-    typeInto(child<QLineEdit>(&w, "vramEdit"), QLatin1String(vram));
-    typeInto(child<QLineEdit>(&w, "ramEdit"), QLatin1String(ram));
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestGuiTruth : public QObject {
     Q_OBJECT

@@ -25,13 +25,6 @@ using namespace headroom::ui::test;
 
 namespace {
 
-void typeInto(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
-
 // Text that would not fit: "objectName (class): needs W×H, has W×H".
 QStringList clippedWidgets(QWidget* root) {
     QStringList out;

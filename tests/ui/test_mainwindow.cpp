@@ -36,13 +36,6 @@ using namespace headroom::ui::test;
 
 namespace {
 
-void typeInto(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
-
 // What the planner says for the window's current inputs.
 Plan expectedPlan(MainWindow& w) {
     auto p =

@@ -35,18 +35,6 @@ using namespace headroom::ui::test;
 
 namespace {
 
-void typeInto(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
-
-void machine(MainWindow& w, const char* vram, const char* ram) {
-    typeInto(child<QLineEdit>(&w, "vramEdit"), QLatin1String(vram));
-    typeInto(child<QLineEdit>(&w, "ramEdit"), QLatin1String(ram));
-}
-
 const CatalogEntry& entry(const Catalog& c, const char* id) {
     const CatalogEntry* e = c.find(id);
     if (!e) qFatal("no catalog entry %s", id);
