@@ -257,6 +257,29 @@ private slots:
             << m + hw + QStringList{"--rpc", "10.0.0.7"} << "--rpc";
         QTest::newRow("--rpc with an empty entry")
             << m + hw + QStringList{"--rpc", "10.0.0.7:50052,,10.0.0.8:50052"} << "--rpc";
+        QTest::newRow("--rpc naming one server twice")
+            << m + hw + QStringList{"--rpc", "10.0.0.7:50052,10.0.0.7:50052"} << "twice";
+        QTest::newRow("--free not a size") << m + hw + QStringList{"--free", "lots"} << "--free";
+        QTest::newRow("--free for two GPUs on one")
+            << m + hw + QStringList{"--free", "8GiB,8GiB"} << "--free";
+        QTest::newRow("--free above the GPU's total")
+            << m + hw + QStringList{"--free", "25GiB"} << "--free";
+        QTest::newRow("unknown --llama-version")
+            << m + hw + QStringList{"--llama-version", "v9"} << "v9";
+        QTest::newRow("unknown --load-mode") << m + hw + QStringList{"-lm", "fast"} << "fast";
+        QTest::newRow("--mlock with --load-mode")
+            << m + hw + QStringList{"--mlock", "-lm", "mmap"} << "--load-mode";
+        QTest::newRow("-fitt not MiB") << m + hw + QStringList{"-fitt", "1GiB"} << "--fit-target";
+        QTest::newRow("-fitc 0") << m + hw + QStringList{"-fitc", "0"} << "--fit-ctx";
+        QTest::newRow("unknown --rope-scaling")
+            << m + hw + QStringList{"--rope-scaling", "ntk"} << "--rope-scaling";
+        QTest::newRow("--rope-scale not a number")
+            << m + hw + QStringList{"--rope-scale", "x4"} << "--rope-scale";
+        QTest::newRow("export two models to llama-server")
+            << QStringList{"export",   "--to",    "llama-server", "--model",
+                           "qwen3-8b", "--model", "qwen3-4b"} +
+                   hw
+            << "--to llama-server";
         QTest::newRow("catalog empty --fits-at")
             << QStringList{"catalog", "--fits-at", ""} + hw << "--fits-at";
         // std::regex's compiler recurses once per group: 20000 nested groups (40000 bytes)
