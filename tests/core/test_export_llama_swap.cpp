@@ -14,6 +14,7 @@ namespace {
 
 std::vector<const Plan*> pointers(const std::vector<SwapModel>& ms) {
     std::vector<const Plan*> v;
+    v.reserve(ms.size());
     for (const auto& m : ms)
         v.push_back(&m.plan);
     return v;
