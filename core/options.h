@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace headroom {
@@ -20,6 +21,20 @@ enum class MtpMode { Auto, On, Off };
 enum class LatencyProfile { Text, Voice };
 
 const char* backendName(Backend b);
+
+// The program that runs the model, since it decides how many rows of logits llama.cpp reserves
+// (llama.cpp v0.5.0 src/llama-context.cpp, llama_context ctor: n_outputs_max = the context
+// parameter, or n_batch when it is 0; llama_context::sched_reserve reserves the prompt graph with
+// min(n_ubatch, n_outputs_max) output rows). Equal in v0.4.0 (node-llama-cpp 3.21.1's snapshot).
+//   LlamaServer: llama-server, what every launch Headroom writes runs. tools/server/
+//     server-context.cpp server_output_limits sets n_outputs_max = min(n_batch, n_parallel x
+//     (1 + draft tokens)) (common/speculative.cpp common_speculative_get_output_limits).
+//   Library: a program calling llama.cpp's C API with llama_context_default_params
+//     (n_outputs_max = 0, so n_batch), as node-llama-cpp's AddonContext does: a whole ubatch of
+//     output rows.
+enum class Program { LlamaServer, Library };
+const char* programName(Program p); // "llama-server", "library"
+std::optional<Program> parseProgram(std::string_view text);
 
 // The user's own placement ("what if"): llama.cpp's placement flags as typed. When any is given
 // the planner prices exactly this placement instead of searching one, and the launch keeps them.
@@ -69,6 +84,11 @@ struct PlanOptions {
     // The llama.cpp build the launch is written for (launch/llama_version.h).
     LlamaVersion llama_version = kDefaultLlamaVersion;
     std::optional<LoadMode> load_mode; // --load-mode, written as given
+    // The program the plan is priced for (see Program); exports always write llama-server.
+    Program program = Program::LlamaServer;
+    // -bs/--backend-sampling: llama-server samples on the backend, and the output buffer holds
+    // the sampler's logits, probabilities and candidates beside the logits (written as given).
+    bool backend_sampling = false;
 };
 
 } // namespace headroom

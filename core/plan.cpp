@@ -208,4 +208,20 @@ const char* backendName(Backend b) {
     return "?";
 }
 
+const char* programName(Program p) {
+    switch (p) {
+    case Program::LlamaServer:
+        return "llama-server";
+    case Program::Library:
+        return "library";
+    }
+    return "?";
+}
+
+std::optional<Program> parseProgram(std::string_view text) {
+    if (text == "llama-server") return Program::LlamaServer;
+    if (text == "library") return Program::Library;
+    return std::nullopt;
+}
+
 } // namespace headroom

@@ -84,7 +84,9 @@ json optionsToJson(const PlanOptions& o) {
               {"extra_reserve_bytes", o.extra_reserve},
               {"backend", backendName(o.backend)},
               {"latency", o.latency == LatencyProfile::Voice ? "voice" : "text"},
-              {"llama_version", llamaVersionName(o.llama_version)}};
+              {"llama_version", llamaVersionName(o.llama_version)},
+              {"program", programName(o.program)},
+              {"backend_sampling", o.backend_sampling}};
     j["load_mode"] = o.load_mode ? json(loadModeName(*o.load_mode)) : json(nullptr);
     j["context"] = o.context ? json(*o.context) : json(nullptr);
     const PinnedPlacement& p = o.pinned;
@@ -153,6 +155,7 @@ json launchConfigToJson(const LaunchConfig& c) {
             {"split_mode", opt(c.split_mode, [](SplitMode m) { return splitModeName(m); })},
             {"spec_type", c.spec_draft_mtp ? json("draft-mtp") : json(nullptr)},
             {"spec_draft_n_max", c.spec_draft_n_max},
+            {"backend_sampling", c.backend_sampling},
             {"fit", opt(c.fit, [](bool v) { return v; })},
             {"fit_target_mib", c.fit_target_mib}};
 }

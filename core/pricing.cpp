@@ -54,6 +54,21 @@ ContextGeometry contextGeometry(const ModelShape& model, const ResolvedOptions& 
         g.swa_cells =
             static_cast<std::uint32_t>(padTo(std::min<std::uint64_t>(n_ctx_seq, want), kCtxPad));
     }
+    // Output rows of the reserved graph: llama_context::sched_reserve (src/llama-context.cpp)
+    // reserves the prompt graph with n_outputs = min(n_tokens, cparams.n_outputs_max), n_tokens =
+    // min(n_ctx, n_ubatch) (g.n_ubatch: already at most n_batch <= n_ctx). The ctor takes
+    // n_outputs_max from the context parameters, n_batch when they say 0, as
+    // llama_context_default_params does (the library program).
+    std::uint64_t outputs_max = n_batch;
+    if (opt.program == Program::LlamaServer) {
+        // tools/server/server-context.cpp server_output_limits, with common/speculative.cpp
+        // common_speculative_get_output_limits(params.n_batch, n_parallel, n_draft): min(n_batch,
+        // n_parallel x (1 + n_draft)), at least 1. params.n_batch is -b as given, not clamped.
+        // (Embedding and pooling servers reserve n_batch; Headroom plans neither.)
+        const std::uint64_t per_step = static_cast<std::uint64_t>(n_seq) * (1 + opt.n_draft);
+        outputs_max = std::max<std::uint64_t>(1, std::min<std::uint64_t>(opt.n_batch, per_step));
+    }
+    g.n_outputs = static_cast<std::uint32_t>(std::min<std::uint64_t>(g.n_ubatch, outputs_max));
     return g;
 }
 
@@ -140,8 +155,21 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     p.other_weights = model.other_bytes;
 
     // Output buffer: llama_context::output_reserve(n_seq_max) at context creation holds
-    // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off).
-    p.output = satMul(satMul(model.n_vocab, 4), n_seq);
+    // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off), in either program.
+    // With -bs (common/common.cpp common_init_result: every sequence's sampler chain goes to
+    // llama_context_params.samplers, and llama_context::set_sampler keeps each before that
+    // reservation) output_reserve adds the backend sampler's rows: logits and probabilities
+    // (2 x n_vocab f32) and candidates (n_vocab i32) per row, and one sampled token (i32) per
+    // row: (2 x 4 + 4) x n_vocab x rows + 4 x rows. Same in v0.4.0.
+    // Not priced: llama-server grows the buffer at the first batch with more outputs than
+    // n_seq_max (output_reserve(n_outputs_all), n_outputs_all <= n_outputs_max): an MTP launch's
+    // verify batches (n_parallel x (1 + draft tokens) rows, plus the unmasked next-token
+    // embeddings of every batch token, common/speculative.cpp llama_set_embeddings_nextn). What
+    // is priced is what llama.cpp logs at load, which `verify` compares exactly.
+    const Bytes logits_row = satMul(model.n_vocab, 4);
+    p.output = satMul(logits_row, n_seq);
+    if (opt.backend_sampling)
+        p.output = satAdd(p.output, satMul(satAdd(satMul(logits_row, 3), 4), n_seq));
 
     // Compute buffers (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
     // (llama_context::graph_reserve: n_tokens = n_ubatch, every token an output) and letting
@@ -221,20 +249,57 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     p.position_rows = 16 * ub;
     p.output_id_rows = 4 * ub;
     p.embd_input_row = p.hidden_row;
-    const Bytes rows = 2 + (keepsHiddenStateRow(model.architecture) ? 1 : 0) +
-                       (model.moe.n_expert_shared > 0 ? 1 : 0);
-    p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, rows * n_embd)), 4 * ub);
+    // The logits peak with n_out output rows (ContextGeometry::n_outputs: a whole ubatch for the
+    // library program, n_parallel x (1 + draft tokens) for llama-server). The last block of most
+    // graphs keeps only the output rows (models/llama.cpp and the others: ggml_get_rows(cur,
+    // inp_out_ids) at il == n_layer - 1), so the last layer's output, the shared-expert row and
+    // the logits are n_out long while inp_embd stays a ubatch long. The graphs that keep their
+    // hidden state (keepsHiddenStateRow: models/openai-moe.cpp, qwen35.cpp, … take the rows only
+    // when embeddings_nextn_masked, off by default) run the last block and the final norm on the
+    // whole ubatch and take the output rows after it (result_norm, a copy).
+    const Bytes n_out = g.n_outputs;
+    const bool keeps = keepsHiddenStateRow(model.architecture);
+    const Bytes shared = model.moe.n_expert_shared > 0 ? 1 : 0;
+    const Bytes rows_ub = keeps ? 2 + shared : 1;
+    const Bytes rows_out = keeps ? 1 : 1 + shared;
+    p.compute_logits = satAdd(satAdd(satMul(4 * n_out, model.n_vocab),
+                                     satMul(4 * n_embd, satAdd(ub * rows_ub, n_out * rows_out))),
+                              4 * ub);
+    // A device holding the output layer and no block receives the last block's output as a split
+    // input (ggml_backend_sched_split_graph: a tensor of its own, flagged as an output, so the
+    // final norm cannot reuse it), normalises it into a new row (the weight multiply reuses that
+    // in place) and computes the logits. Checked on llama-server over RPC loopback
+    // (docs/accuracy-rpc.md), n_vocab 32000, n_embd 1024, -np 1: 4 x 32000 + 4 x 1024 + 4 x
+    // 4 x 1024 (4 pipeline copies of the hidden row) = 148 480 B = 0.14 MiB, measured 0.14.
+    p.output_hidden = satMul(4 * n_embd, keeps ? ub : n_out);
+    p.compute_output_only = satAdd(
+        satAdd(satMul(4 * n_out, model.n_vocab), satMul(4 * n_embd, keeps ? ub + n_out : n_out)),
+        p.output_hidden);
+    // -bs: the backend sampler chain runs in the graph after the logits, on the output layer's
+    // device (llama_context::set_sampler: backend_init with ggml_backend_dev_buffer_type of
+    // dev_output), over n_out rows of n_vocab. ESTIMATE: llama-server's default chain (common
+    // sampling params, 10 samplers) measured 2 more [n_vocab, n_out] f32 rows on the output-only
+    // RPC device (0.14 -> 0.39 MiB, docs/accuracy-rpc.md); a request with other samplers makes
+    // llama-server reserve again with its chain.
+    if (opt.backend_sampling) {
+        const Bytes sampler_rows = satMul(8 * n_out, model.n_vocab);
+        p.compute_logits = satAdd(p.compute_logits, sampler_rows);
+        p.compute_output_only = satAdd(p.compute_output_only, sampler_rows);
+    }
     p.compute_host = satMul(satMul(ub, n_embd), 4);
-    if (opt.mtp && model.mtpCapable()) p.compute_mtp = p.compute_logits;
+    // The MTP draft context's graph is not modelled beyond the logits peak of a whole ubatch
+    // (its own block's peak is not priced), so it keeps that proxy whatever the program.
+    if (opt.mtp && model.mtpCapable())
+        p.compute_mtp =
+            satAdd(satMul(4 * ub, satAdd(model.n_vocab, (rows_ub + rows_out) * n_embd)), 4 * ub);
     p.mmproj = opt.mmproj_bytes;
     return p;
 }
 
 Bytes ContextPrice::computeFor(bool holds_layers, bool holds_output) const {
     if (!holds_layers && !holds_output) return 0;
-    Bytes peak = 0;
-    if (holds_layers) peak = std::max(peak, compute_layer);
-    if (holds_output) peak = std::max(peak, compute_logits);
+    if (!holds_layers) return satAdd(compute_inputs, compute_output_only);
+    const Bytes peak = holds_output ? std::max(compute_layer, compute_logits) : compute_layer;
     return satAdd(compute_inputs, peak);
 }
 
@@ -249,10 +314,11 @@ Bytes ContextPrice::computeFor(bool holds_layers, bool holds_output) const {
 // A device holding blocks receives, as split inputs, the masks and positions every block reads,
 // the output ids the last block reads, and the hidden state from the backend before it, each
 // n_copies times; one copy of the masks is already in compute_layer when that peak counts it. A
-// device holding only the output receives the hidden rows. Same check: 26.50 MiB layer peak +
-// 3 x 4 (masks) + 4 x 2 (hidden) + 4 x 10/1024 = 46.54 MiB, measured 46.54.
+// device holding only the output receives the hidden rows (output_hidden). Same check: 26.50 MiB
+// layer peak + 3 x 4 (masks) + 4 x 2 (hidden) + 4 x 10/1024 = 46.54 MiB, measured 46.54.
 Bytes ContextPrice::pipelineDeviceExtra(bool holds_layers, bool holds_output) const {
-    if (!holds_layers) return holds_output ? satMul(kSchedMaxCopies, hidden_row) : 0;
+    // A device holding only the output: computeFor counts one copy of the hidden rows it receives.
+    if (!holds_layers) return holds_output ? satMul(kSchedMaxCopies - 1, output_hidden) : 0;
     const Bytes inputs =
         satAdd(satAdd(kq_masks, hidden_row), satAdd(position_rows, output_id_rows));
     return satSub(satMul(kSchedMaxCopies, inputs), masksInPeak(holds_layers, holds_output));

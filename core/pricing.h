@@ -33,6 +33,12 @@ struct ResolvedOptions {
     std::uint32_t n_batch = llama::kDefaultBatch;
     std::uint32_t n_ubatch = llama::kDefaultUbatch;
     std::uint32_t n_seq = 1;
+    // Which program reserves the graph (PlanOptions::program) and the tokens its speculative
+    // decoding drafts per step (0: none; --spec-draft-n-max of an MTP launch): together they
+    // decide the output rows llama-server reserves (ContextGeometry::n_outputs).
+    Program program = Program::LlamaServer;
+    std::uint32_t n_draft = 0;
+    bool backend_sampling = false; // -bs: the output buffer holds the backend sampler's rows
     bool kv_unified = false;
     bool swa_full = false;
     bool mtp = false;
@@ -56,6 +62,8 @@ struct ContextGeometry {
     std::uint32_t n_stream = 1;  // KV streams (1 when unified)
     std::uint32_t n_ubatch = 0;  // after clamping to n_batch and n_ctx
     std::uint32_t swa_cells = 0; // cells per stream of a sliding-window layer
+    // Output rows of the reserved prompt graph: min(n_ubatch, n_outputs_max) (see Program).
+    std::uint32_t n_outputs = 0;
 };
 
 ContextGeometry contextGeometry(const ModelShape& model, const ResolvedOptions& opt,
@@ -82,9 +90,13 @@ struct ContextPrice {
     Bytes compute_inputs = 0; // ubatch embeddings + KQ mask, live for the whole graph
     Bytes compute_layer = 0;  // peak inside one layer, on every device that holds layers
     Bytes compute_logits = 0; // logits + final norm, on the device of the output layer
-    Bytes compute_host = 0;   // host-side inputs (token embeddings rows, positions)
-    Bytes compute_mtp = 0;    // the MTP draft context's graph
-    Bytes mtp_kv_k = 0;       // the MTP draft context's own copy of the cache (unfiltered archs)
+    // A device holding the output layer and no block: the final norm and the logits of the
+    // output rows, over one copy of the hidden state the last block sends it (output_hidden).
+    Bytes compute_output_only = 0;
+    Bytes output_hidden = 0; // the hidden rows crossing into the output layer's device, f32
+    Bytes compute_host = 0;  // host-side inputs (token embeddings rows, positions)
+    Bytes compute_mtp = 0;   // the MTP draft context's graph
+    Bytes mtp_kv_k = 0;      // the MTP draft context's own copy of the cache (unfiltered archs)
     Bytes mtp_kv_v = 0;
     Bytes output = 0; // host output buffer (logits rows)
     Bytes mmproj = 0;

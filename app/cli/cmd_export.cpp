@@ -51,6 +51,12 @@ std::optional<Error> checkExportFlags(const ExportCommand& c) {
     if (fitModes().count(c.fit) == 0)
         return makeError(ErrorCode::InvalidArgument,
                          "--fit-policy '" + c.fit + "' is not valid (accepted: pin, fit)");
+    // Every launch target runs llama-server, whose output rows the plan must price (--program).
+    if (c.options.program == "library" && c.to != "json")
+        return makeError(ErrorCode::InvalidArgument,
+                         "--program library prices llama.cpp's library, but --to " + c.to +
+                             " writes a llama-server launch",
+                         "drop --program (llama-server is the default) or use --to json");
     const std::size_t n_models = c.paths.size() + c.ids.size();
     const bool multi = c.to == "llama-swap" || c.to == "router";
     if (n_models > 1 && !multi)

@@ -150,6 +150,14 @@ CommandRegistrar reg(
         addModelFlags(sub, cmd->model);
         addHardwareFlags(sub, cmd->hardware);
         addOptionFlags(sub, cmd->options);
+        // verify runs llama-server, so the plan is priced for it (--program).
+        addParseCheck(sub, [cmd]() -> std::optional<Error> {
+            if (cmd->options.program != "library") return std::nullopt;
+            return makeError(ErrorCode::InvalidArgument,
+                             "--program library prices llama.cpp's library, but verify runs "
+                             "llama-server",
+                             "drop --program (llama-server is the default)");
+        });
         sub.add_option("--llama-server,--server", cmd->server,
                        "the llama-server to run (default: llama-server from PATH)");
         sub.add_option("--timeout", cmd->timeout_s,

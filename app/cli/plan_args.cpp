@@ -134,6 +134,14 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
     g->add_flag("--mlock", f.mlock, "older spelling of --load-mode mlock (written as --load-mode)");
     g->add_flag("--no-mmap", f.no_mmap,
                 "older spelling of --load-mode none (written as --load-mode)");
+    g->add_option("--program", f.program,
+                  "the program that runs the model, which decides the logits rows llama.cpp "
+                  "reserves: llama-server (default; -np x (1 + draft tokens) rows, what every "
+                  "launch Headroom writes runs) or library (llama.cpp's C API with default "
+                  "context parameters, as node-llama-cpp: a whole ubatch of rows)");
+    g->add_flag("--backend-sampling", f.backend_sampling,
+                "-bs: llama-server samples on the backend (priced in the output buffer, written "
+                "in the launch)");
     auto* p = app.add_option_group(
         "Placement", "your own placement, priced as given instead of searched (llama.cpp's flags)");
     p->add_option("--gpu-layers,--n-gpu-layers", f.placement.gpu_layers,
@@ -364,6 +372,12 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
     // LLAMA_LOAD_MODE_NONE; v0.5.0 accepts only --load-mode, so that is what the launch writes.
     if (f.mlock) o.load_mode = LoadMode::Mlock;
     if (f.no_mmap) o.load_mode = LoadMode::None;
+    if (!f.program.empty()) {
+        auto p = parseProgram(f.program);
+        if (!p) return badArg("--program", f.program, "llama-server, library");
+        o.program = *p;
+    }
+    o.backend_sampling = f.backend_sampling;
     if (!f.mmproj.empty()) o.mmproj = true; // the file's size is read by resolveModel
     auto pinned = readPlacementFlags(f.placement);
     if (!pinned) return pinned.error();

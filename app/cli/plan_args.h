@@ -54,6 +54,8 @@ struct OptionFlags {
     std::string load_mode;           // --load-mode auto|none|mmap|mlock|mmap+mlock|dio
     bool mlock = false;              // --mlock (llama.cpp <= v0.4.0 spelling of --load-mode mlock)
     bool no_mmap = false;            // --no-mmap (ditto, --load-mode none)
+    std::string program;             // --program llama-server (default) | library
+    bool backend_sampling = false;   // -bs/--backend-sampling
     // The user's placement ("what if"), as llama.cpp takes it: -ngl, --n-cpu-moe, --cpu-moe, -ot,
     // -ts, -sm (read by readPlacementFlags, as the GUI's placement fields are).
     PlacementFlags placement;

@@ -204,6 +204,7 @@ std::vector<std::string> llamaServerArgs(const LaunchConfig& c) {
     if (!c.kv_offload) add({"-nkvo"});
     if (c.spec_draft_mtp) add({"--spec-type", "draft-mtp"});
     if (c.spec_draft_n_max > 0) add({"--spec-draft-n-max", std::to_string(c.spec_draft_n_max)});
+    if (c.backend_sampling) add({"-bs"});
     return a;
 }
 
@@ -324,6 +325,8 @@ Result<LaunchConfig> parseLlamaServerArgs(const std::vector<std::string>& argv) 
             c.spec_draft_mtp = true;
         } else if (f == "--spec-draft-n-max") {
             ok = number(c.spec_draft_n_max);
+        } else if (f == "-bs") {
+            c.backend_sampling = true;
         } else {
             return bad("'" + f + "' is not a flag Headroom writes", "see llamaServerArgs");
         }

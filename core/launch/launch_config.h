@@ -95,6 +95,9 @@ struct LaunchConfig {
     // Speculative decoding with the model's own MTP head.
     bool spec_draft_mtp = false;        // --spec-type draft-mtp
     std::uint32_t spec_draft_n_max = 0; // --spec-draft-n-max (0: not written)
+    // -bs/--backend-sampling (common/arg.cpp, both versions): sampling on the backend, priced in
+    // the output buffer (pricing.cpp).
+    bool backend_sampling = false;
 
     // llama.cpp's automatic fitting (on by default in llama.cpp).
     std::optional<bool> fit;                   // --fit on|off

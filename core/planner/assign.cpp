@@ -247,8 +247,16 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
                 ? std::max(runtimeOverhead(opt.backend), opt.device_overhead_bytes)
                 : runtimeOverhead(budget.devices[d].backend);
     }
-    if (n_dev == 0) {
+    if (n_dev == 0 && opt.program == Program::Library) {
+        // The CPU suite (node-llama-cpp 3.21.1's llama_context, tests/validation) measures this
+        // within its tolerance: a whole ubatch of logits, which sits above the graph inputs.
         a.host.compute = price.computeFor(true, true);
+    } else if (n_dev == 0) {
+        // llama-server reserves a few output rows, so the layer peak decides, and the graph
+        // inputs lie under it as in a partial offload: measured with llama-server v0.5.0 on the
+        // RPC replica (n_embd 1024, ub 512, -c 4096, FA), CPU only: 26.50 FFN peak + 2 MiB
+        // inp_embd + 12 KiB = 28.51 MiB, logged 28.51.
+        a.host.compute = satAdd(price.computeFor(true, true), price.hostInputs(1, true, true));
     } else if (host_has_layers || out_dev < 0) {
         a.host.compute = satAdd(price.computeFor(host_has_layers, out_dev < 0),
                                 price.hostInputs(1, host_has_layers, out_dev < 0));

@@ -269,6 +269,17 @@ private slots:
         QTest::newRow("unknown --load-mode") << m + hw + QStringList{"-lm", "fast"} << "fast";
         QTest::newRow("--mlock with --load-mode")
             << m + hw + QStringList{"--mlock", "-lm", "mmap"} << "--load-mode";
+        QTest::newRow("unknown --program")
+            << m + hw + QStringList{"--program", "llama-cli"} << "--program";
+        QTest::newRow("empty --program") << m + hw + QStringList{"--program", ""} << "--program";
+        QTest::newRow("export of a library plan to llama-server")
+            << QStringList{"export",   "--to",      "llama-server", "--model",
+                           "qwen3-8b", "--program", "library"} +
+                   hw
+            << "--program library";
+        QTest::newRow("verify of a library plan")
+            << QStringList{"verify", "--model", "qwen3-8b", "--program", "library"} + hw
+            << "--program library";
         QTest::newRow("-fitt not MiB") << m + hw + QStringList{"-fitt", "1GiB"} << "--fit-target";
         QTest::newRow("-fitc 0") << m + hw + QStringList{"-fitc", "0"} << "--fit-ctx";
         QTest::newRow("unknown --rope-scaling")

@@ -72,6 +72,49 @@ private slots:
                  std::uint64_t{16} << 30);
     }
 
+    // --program names what runs the model: llama-server (the default, what the launch runs)
+    // reserves one logits row per slot, the library (node-llama-cpp's llama_context) a whole
+    // ubatch; -bs adds the backend sampler's rows to the output buffer and is written.
+    void theProgramDecidesTheLogitsRowsAndBackendSamplingIsPricedAndWritten() {
+        const QStringList args =
+            QStringList{"plan", "--model", "llama-3.1-8b-instruct", "-c", "4096", "-fa",
+                        "on",   "--json"} +
+            kMachine;
+        auto rungAt4k = [](const QByteArray& out) {
+            const auto j = nlohmann::json::parse(out.toStdString());
+            for (const auto& r : j.at("rungs"))
+                if (r.at("context").get<int>() == 4096) return std::make_pair(j, r);
+            return std::make_pair(j, nlohmann::json());
+        };
+        const auto server = runCli(args);
+        QCOMPARE(server.code, 0);
+        const auto [sj, s] = rungAt4k(server.out);
+        QVERIFY(!s.is_null());
+        QCOMPARE(sj.at("options").at("program").get<std::string>(), std::string("llama-server"));
+        // Llama-3.1-8B (n_embd 4096, n_ff 14336, vocab 128256), ub 512, one GPU holding every
+        // layer and the output. llama-server, -np 1: one logits row, so the FFN peak decides:
+        // 4 x 512 x (3 x 14336 + 3 x 4096) + f16 mask 2 x 512 x 4096 = 113 246 208 + 4 194 304.
+        QCOMPARE(s.at("devices").at(0).at("terms").at("compute").get<std::uint64_t>(),
+                 std::uint64_t{117440512});
+        const auto library = runCli(args + QStringList{"--program", "library"});
+        QCOMPARE(library.code, 0);
+        const auto [lj, l] = rungAt4k(library.out);
+        QVERIFY(!l.is_null());
+        // The library's 512 logits rows: 4 x 512 x (128256 + 2 x 4096) + 4 x 512 = 279 447 552.
+        QCOMPARE(l.at("devices").at(0).at("terms").at("compute").get<std::uint64_t>(),
+                 std::uint64_t{279447552});
+        const auto sampled = runCli(args + QStringList{"-bs"});
+        QCOMPARE(sampled.code, 0);
+        const auto [bj, b] = rungAt4k(sampled.out);
+        QVERIFY(!b.is_null());
+        // 4 x 128256 logits + (2 x 4 + 4) x 128256 sampler rows + 4 = 2 052 100 bytes (-np 1).
+        QCOMPARE(b.at("host").at("output").get<std::uint64_t>(), std::uint64_t{2052100});
+        QCOMPARE(s.at("host").at("output").get<std::uint64_t>(), std::uint64_t{513024});
+        const auto& launch = bj.at("launch").at("llama_server");
+        QVERIFY(std::find(launch.begin(), launch.end(), "-bs") != launch.end());
+        QVERIFY(bj.at("launch").at("config").at("backend_sampling").get<bool>());
+    }
+
     // The plan carries what llama.cpp's own --fit would do with the same flags: with -ngl 20
     // given, fit "gives up" (common/fit.cpp: n_gpu_layers already set by user), and -fitt 2048
     // leaves 24 GiB - 2048 MiB = 23622320128 bytes as the device's target.

@@ -168,6 +168,7 @@ private slots:
         // (tests/validation/measured.json): 4K, ub 512.
         const ModelShape m = llama8bLike();
         ResolvedOptions o;
+        o.program = Program::Library; // measured through node-llama-cpp's llama_context
         const ContextPrice on = priceContext(m, o, 4096);
         // fa on: logits peak 4 x 512 x (128256 + 2 x 4096) + 4 x 512 = 279 447 552.
         QCOMPARE(on.computeFor(true, true), Bytes{279447552});
@@ -188,6 +189,7 @@ private slots:
         m.n_vocab = 201088;
         m.n_embd = 2880;
         ResolvedOptions o;
+        o.program = Program::Library; // measured through node-llama-cpp's llama_context
         QCOMPARE(priceContext(m, o, 4096).compute_logits, Bytes{429524992});
         // The same dims under an architecture whose result_norm reuses the last layer output in
         // place keep two rows: 4 x 512 x (201088 + 2 x 2880) + 4 x 512 = 423 626 752.
@@ -211,6 +213,7 @@ private slots:
             l.experts_bytes = 0;
         }
         ResolvedOptions o;
+        o.program = Program::Library; // measured through node-llama-cpp's llama_context
         o.type_k = o.type_v = GgmlType::Q8_0;
         const ContextPrice p = priceContext(m, o, 16384);
         QCOMPARE(p.compute_layer, Bytes{85983232});
@@ -229,6 +232,7 @@ private slots:
         m.n_embd = 4096;
         m.moe = {128, 8, 1};
         ResolvedOptions o;
+        o.program = Program::Library; // measured through node-llama-cpp's llama_context
         QCOMPARE(priceContext(m, o, 16384).compute_logits, Bytes{335546368});
     }
 
@@ -249,6 +253,114 @@ private slots:
         }
         ResolvedOptions o;
         QCOMPARE(priceContext(m, o, 4096).compute_layer, Bytes{205520896});
+    }
+
+    void llamaServerReservesOneLogitsRowPerSlotWhereTheLibraryReservesAUbatch() {
+        // llama-server (server_output_limits): n_outputs_max = min(-b 2048, -np 1 x (1 + 0
+        // drafts)) = 1; sched_reserve reserves min(ub 512, 1) = 1 output row. The library
+        // (llama_context_default_params): n_outputs_max = n_batch, so min(512, 2048) = 512.
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        const ContextPrice server = priceContext(m, o, 4096);
+        QCOMPARE(server.geometry.n_outputs, 1u);
+        // Logits peak: 4 x 1 x 128256 (logits) + 4 x 4096 x (512 (inp_embd) + 1 (the last
+        // layer's output row)) + 4 x 512 = 513 024 + 8 404 992 + 2 048 = 8 920 064.
+        QCOMPARE(server.compute_logits, Bytes{8920064});
+        // So the FFN peak decides: 4 x 512 x (3 x 16384 + 3 x 4096) + the f16 mask 2 x 512 x 4096
+        // = 125 829 120 + 4 194 304 = 130 023 424.
+        QCOMPARE(server.computeFor(true, true), Bytes{130023424});
+        o.program = Program::Library;
+        const ContextPrice library = priceContext(m, o, 4096);
+        QCOMPARE(library.geometry.n_outputs, 512u);
+        // 4 x 512 x (128256 + 2 x 4096) + 4 x 512 = 279 447 552 (the measured figure above).
+        QCOMPARE(library.computeFor(true, true), Bytes{279447552});
+    }
+
+    void llamaServerOutputRowsCountSlotsAndDraftsUpToTheBatchAndUbatch_data() {
+        QTest::addColumn<std::uint32_t>("n_seq");
+        QTest::addColumn<std::uint32_t>("n_draft");
+        QTest::addColumn<std::uint32_t>("n_batch");
+        QTest::addColumn<std::uint32_t>("n_ubatch");
+        QTest::addColumn<std::uint32_t>("rows");
+        // min(n_ubatch, min(n_batch, n_seq x (1 + n_draft))), at least 1.
+        QTest::newRow("2 slots") << 2u << 0u << 2048u << 512u << 2u;               // 2 x 1
+        QTest::newRow("2 slots, MTP 3 drafts") << 2u << 3u << 2048u << 512u << 8u; // 2 x 4
+        QTest::newRow("-b 4 caps them") << 2u << 3u << 4u << 4u << 4u;             // min(4, 8)
+        QTest::newRow("-ub 2 caps the graph") << 2u << 3u << 2048u << 2u << 2u;    // min(2, 8)
+        QTest::newRow("256 slots") << 256u << 3u << 2048u << 512u << 512u;         // min(512, 1024)
+    }
+    void llamaServerOutputRowsCountSlotsAndDraftsUpToTheBatchAndUbatch() {
+        QFETCH(std::uint32_t, n_seq);
+        QFETCH(std::uint32_t, n_draft);
+        QFETCH(std::uint32_t, n_batch);
+        QFETCH(std::uint32_t, n_ubatch);
+        QFETCH(std::uint32_t, rows);
+        ResolvedOptions o;
+        o.n_seq = n_seq;
+        o.n_draft = n_draft;
+        o.n_batch = n_batch;
+        o.n_ubatch = n_ubatch;
+        QCOMPARE(priceContext(llama8bLike(), o, 4096).geometry.n_outputs, rows);
+        // The library reserves the whole ubatch whatever the slots and drafts.
+        o.program = Program::Library;
+        QCOMPARE(priceContext(llama8bLike(), o, 4096).geometry.n_outputs, n_ubatch);
+    }
+
+    void aDeviceHoldingOnlyTheOutputPaysTheNormAndLogitsOfTheOutputRows() {
+        // The RPC loopback replica (tests/validation/rpc: n_embd 1024 = 16 heads x 64, vocab
+        // 32000), -np 1 under llama-server: one output row. The norm's row, the logits and one
+        // copy of the hidden row the last block sends: 4 x 32000 + 4 x 1024 + 4 x 1024 = 136 192.
+        const ModelShape m = denseShape(6, 16, 4, 64, 32000, 10 * MiB, 4096);
+        ResolvedOptions o;
+        const ContextPrice p = priceContext(m, o, 4096);
+        QCOMPARE(p.computeFor(false, true), Bytes{136192});
+        // Pipeline parallelism keeps 4 copies of that row: 3 more x 4096 = 12 288, so 148 480 B
+        // = 0.1416 MiB, which llama.cpp v0.5.0 logs as 0.14 MiB (docs/accuracy-rpc.md).
+        QCOMPARE(p.pipelineDeviceExtra(false, true), Bytes{12288});
+        // -bs runs the sampler chain there too: 2 more rows of 32000 f32 (the estimate measured
+        // with llama-server's default chain, 0.39 MiB logged): 136 192 + 256 000 = 392 192.
+        o.backend_sampling = true;
+        QCOMPARE(priceContext(m, o, 4096).computeFor(false, true), Bytes{392192});
+        o.backend_sampling = false;
+        // The library sends and computes a whole ubatch of rows: 4 x 512 x 32000 + 4 x 1024 x 512
+        // (norm) + 4 x 1024 x 512 (hidden) = 65 536 000 + 2 097 152 + 2 097 152 = 69 730 304.
+        o.program = Program::Library;
+        QCOMPARE(priceContext(m, o, 4096).computeFor(false, true), Bytes{69730304});
+    }
+
+    void aGraphThatKeepsItsHiddenStateRunsTheLastBlockOnTheWholeUbatchUnderLlamaServer() {
+        // gpt-oss (models/openai-moe.cpp): without embeddings_nextn_masked the last block and the
+        // final norm see all 512 tokens and result_norm takes the one output row after them.
+        ModelShape m = llama8bLike();
+        m.architecture = "gpt-oss";
+        m.n_vocab = 201088;
+        m.n_embd = 2880;
+        ResolvedOptions o;
+        const ContextPrice p = priceContext(m, o, 4096);
+        // 4 x 201088 + 4 x 2880 x (2 x 512 (inp_embd, the kept hidden state) + 1 (result_norm))
+        // + 4 x 512 = 804 352 + 11 808 000 + 2 048 = 12 614 400.
+        QCOMPARE(p.compute_logits, Bytes{12614400});
+        // Output only: 512 hidden rows in, 512 normed, 1 result_norm row, 1 logits row:
+        // 4 x 2880 x 512 x 2 + 4 x 2880 + 4 x 201088 = 11 796 480 + 11 520 + 804 352 = 12 612 352.
+        QCOMPARE(p.computeFor(false, true), Bytes{12612352});
+    }
+
+    void backendSamplingAddsTheSamplersRowsToTheOutputBuffer() {
+        // llama_context::output_reserve with backend samplers: per row, logits + probs (2 x
+        // n_vocab f32), candidates (n_vocab i32) and the sampled token (1 i32) beside the
+        // logits row (n_vocab f32). llama8bLike: n_vocab 128256.
+        const ModelShape m = llama8bLike();
+        ResolvedOptions o;
+        o.backend_sampling = true;
+        // One sequence: 4 x 128256 + (2 x 4 + 4) x 128256 + 4 = 513 024 + 1 539 072 + 4 =
+        // 2 052 100.
+        QCOMPARE(priceContext(m, o, 4096).output, Bytes{2052100});
+        // Two sequences: output_reserve(n_seq_max = 2) at load, twice that.
+        o.n_seq = 2;
+        QCOMPARE(priceContext(m, o, 4096).output, Bytes{4104200});
+        // Without -bs only the logits rows: 2 x 513 024.
+        o.backend_sampling = false;
+        QCOMPARE(priceContext(m, o, 4096).output, Bytes{1026048});
     }
 
     void ubatchIsClampedToTheContext() {
