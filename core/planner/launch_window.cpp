@@ -35,6 +35,11 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     r.swa_full = o.swa_full;
     r.voice = o.latency == LatencyProfile::Voice;
     r.mtp = posture != Posture::Plain;
+    r.llama_version = o.llama_version;
+    // Headroom's MTP launches draft kMtpDraftTokens (--spec-draft-n-max), which is the n_rs_seq
+    // llama.cpp then keeps per sequence on a rollback-capable architecture.
+    r.n_rs_seq = recurrentSnapshots(llamaProfile(o.llama_version), model.architecture, r.mtp,
+                                    kMtpDraftTokens);
     if (r.mtp && !o.ubatch_set) {
         // Hermes postures: lean decodes with llama.cpp's default micro-batch, stacked prefills
         // with a larger one. A -ub the user typed is kept, even when it equals the default.

@@ -37,7 +37,10 @@ for (const [id, m] of Object.entries(measured.models)) {
     if (c.error) { rows.push({ id, arch: m.architecture, s: c.setting, note: `llama.cpp refused: ${c.error}` }); continue; }
     const s = c.setting;
     const args = ['plan', gguf, '--backend', 'cpu', '--vram', '0', '--ram', '64GiB', '-c', String(s.ctx),
-      '-ctk', s.ctk, '-ctv', s.ctv, '-fa', s.fa ? 'on' : 'off', '-b', String(s.ub), '-ub', String(s.ub), '-np', String(s.np), '--mtp', 'off', '--json'];
+      '-ctk', s.ctk, '-ctv', s.ctv, '-fa', s.fa ? 'on' : 'off', '-b', String(s.ub), '-ub', String(s.ub), '-np', String(s.np), '--mtp', 'off', '--json',
+      // measured.json is llama.cpp v0.4.0's (measure.js: node-llama-cpp 3.21.1); the nextn layout
+      // of GLM-4.5 differs in v0.5.0 (LlamaProfile::filtersNextn), so price the measured build.
+      '--llama-version', 'v0.4.0'];
     if (s.swa_full) args.push('--swa-full');
     const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
     let plan = null;
