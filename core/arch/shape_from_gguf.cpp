@@ -167,6 +167,10 @@ struct Hparams {
     std::vector<std::uint32_t> has_indexer;
     // DeepSeek-V4 attention.compress_ratios: per layer 0 (raw only), 4 (CSA) or 128 (HCA).
     std::vector<std::uint32_t> compress_ratio;
+    // Qwen4-Exp's PLE n-gram history: the layer it lives on and its f32 row per sequence
+    // (llama_hparams::ple_conv_state()); 0 = none.
+    std::uint32_t ple_layer = UINT32_MAX;
+    std::uint64_t ple_conv_state = 0;
 
     std::uint32_t nLayer() const { return n_layer_all - n_layer_nextn; } // n_layer()
     std::uint32_t nHead0() const { return n_head.empty() ? 0 : n_head[0]; }
@@ -833,6 +837,82 @@ void hookDeepseek4(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
                     " compressed 128:1, one cache stream per sequence even with --kv-unified");
 }
 
+// src/models/qwen4exp.cpp llama_model_qwen4exp::load_arch_hparams: gated-delta-net SSM keys
+// (each required and non-zero), hyper-connections (count > 1, low_rank non-zero), the indexer
+// (head count, key length, top-k required and non-zero), recurrent layers as Qwen3.5's, and the
+// optional PLE n-gram module on one linear-attention layer. create_memory: llama_memory_hybrid_idx
+// with the Qwen3-Next filters (il < n_layer()) and filter_idx = the trunk's attention layers, an
+// indexer-key cache of one head of indexer key_length (K only) over the attention cells. The PLE
+// conv history is one more f32 row of the recurrent cache on its layer (llama_memory_recurrent
+// ctor: cache_ple_r, llama_hparams::ple_conv_state() = (conv_kernel - 1) x ngram_size x
+// hc_count x n_embd).
+void hookQwen4Exp(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    readSsm(m, hp, true);
+    std::uint32_t dt_rank = 0, hc = 0, hc_low = 0;
+    m.u32("ssm.time_step_rank", dt_rank, true);
+    m.u32("hyper_connection.count", hc, true);
+    m.u32("hyper_connection.low_rank", hc_low, true);
+    m.u32("attention.indexer.head_count", hp.indexer_n_head, true);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
+    m.u32("attention.indexer.top_k", hp.indexer_top_k, true);
+    if (m.err) return;
+    for (const auto& [key, v] : std::vector<std::pair<const char*, std::uint32_t>>{
+             {"ssm.conv_kernel", hp.ssm_d_conv},
+             {"ssm.inner_size", hp.ssm_d_inner},
+             {"ssm.state_size", hp.ssm_d_state},
+             {"ssm.time_step_rank", dt_rank},
+             {"ssm.group_count", hp.ssm_n_group},
+             {"hyper_connection.low_rank", hc_low},
+             {"attention.indexer.head_count", hp.indexer_n_head},
+             {"attention.indexer.key_length", hp.indexer_head_size},
+             {"attention.indexer.top_k", hp.indexer_top_k}})
+        if (v == 0) {
+            m.fail(m.key(key), "is 0; llama.cpp requires it greater than zero");
+            return;
+        }
+    if (hc <= 1) {
+        m.fail(m.key("hyper_connection.count"), "must be greater than one (llama.cpp refuses it)");
+        return;
+    }
+    if (!m.perLayer("attention.recurrent_layers", hp.is_recr, hp.n_layer_all))
+        recurrentBetweenFullAttention(m, hp, 4);
+    if (m.err) return;
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        hp.has_indexer[il] = hp.is_recr[il] ? 0 : 1;
+
+    const GgufValue* ple = m.find(m.key("ple.layers"));
+    const GgufArray* layers = ple ? ple->asArray() : nullptr;
+    if (!layers || layers->size() == 0) return;
+    if (layers->size() != 1) {
+        m.fail(m.key("ple.layers"), "lists " + std::to_string(layers->size()) +
+                                        " layers, but llama.cpp supports one PLE layer");
+        return;
+    }
+    const std::uint64_t il = layers->uintAt(0).value_or(UINT64_MAX);
+    std::uint32_t ngram = 0, kernel = 0, per_layer = 0, heads = 0;
+    m.u32("ple.ngram_size", ngram, true);
+    m.u32("ple.heads_per_ngram", heads, true);
+    m.u32("ple.conv_kernel", kernel, true);
+    m.u32("embedding_length_per_layer_input", per_layer, true);
+    if (m.err) return;
+    if (il >= hp.n_layer_all || !hp.is_recr[il]) {
+        m.fail(m.key("ple.layers"),
+               "names layer " + std::to_string(il) + ", not a linear-attention layer of the model");
+        return;
+    }
+    if (kernel == 0 || per_layer == 0) {
+        m.fail(m.key("ple.conv_kernel"), "or embedding_length_per_layer_input is 0");
+        return;
+    }
+    hp.ple_layer = static_cast<std::uint32_t>(il);
+    // ple_conv_state() is 0 without heads ((ngram - 1) x heads_per_ngram).
+    if (ngram >= 2 && heads > 0)
+        hp.ple_conv_state = std::uint64_t{kernel - 1} * ngram * hc * hp.n_embd;
+    notes.push_back("PLE n-gram embeddings on layer " + std::to_string(il) + ": " +
+                    std::to_string(hp.ple_conv_state) +
+                    " more f32 state elements per sequence there");
+}
+
 // src/models/minimax-01.cpp llama_model_minimax_01::load_arch_hparams: lightning-attention
 // layers (state head_dim^2 x n_head with head_dim = the attention key length) from
 // attention.recurrent_layers, else all but every full_attention_interval-th (default 8).
@@ -955,6 +1035,8 @@ const std::array kRules = {
     // LLM_ARCH_DEEPSEEK4: llama_kv_cache_dsv4 (raw window + compressed caches + compressor state);
     // its MTP context is an iswa cache of the nextn blocks only (filter_mtp).
     ArchRule{"deepseek4", Memory::Dsv4, &hookDeepseek4, true, true}, // src/models/deepseek4.cpp
+    // LLM_ARCH_QWEN4EXP: llama_memory_hybrid_idx, Qwen3-Next filters plus indexer keys.
+    ArchRule{"qwen4exp", Memory::HybridTrunkOnly, &hookQwen4Exp}, // src/models/qwen4exp.cpp
 };
 #undef HEADROOM_PLAIN
 
@@ -1259,6 +1341,7 @@ void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
         mem.head_v = mem.swa ? hp.head_v_swa : hp.head_v_full;
         if (recr) {
             mem.state_r = hp.nEmbdR();
+            if (il == hp.ple_layer) mem.state_r += hp.ple_conv_state; // cache_ple_r
             mem.state_s = hp.nEmbdS();
         }
         setLayerMemory(l, mem);

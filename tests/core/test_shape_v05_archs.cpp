@@ -721,6 +721,76 @@ private slots:
         QCOMPARE(priceContext(s, o, 4096).stateTotal(), Bytes{720896});
     }
 
+    // Qwen4-Exp, create_memory's hybrid branch with needs_mem_idx: llama_memory_hybrid_idx
+    // (src/llama-memory-hybrid-idx.cpp). A small file: 8 blocks, hidden 256, 2 KV heads of 128,
+    // GDN conv 4 / inner 512 / state 64 / 4 groups, full attention every 4th layer (3 and 7),
+    // indexer keys of 64, hyper-connections 4, and the PLE module on layer 0 (n-gram 3, 2 heads
+    // per n-gram, conv kernel 4). Measured with llama-server v0.5.0 (CPU, -c 4096 -np 1) on a
+    // sparse replica of these sizes without the PLE module (tensors enumerated from the v0.5.0
+    // loader, 4 experts added): attention cache 8.00 MiB (2 layers), indexer KV cache 1.00 MiB
+    // (2 layers, K only), recurrent R 0.07 MiB and S 0.75 MiB (6 x 3 072 and 6 x 32 768 f32):
+    // the 9 437 184 B of KV below and 897 024 - 36 864 (the PLE row) = 860 160 B of state.
+    void qwen4ExpCachesIndexerKeysOnAttentionLayersAndThePleHistory() {
+        Header h("qwen4exp");
+        h.transformer(262144, 256, 8, 8, 2, 128)
+            .u32("ssm.conv_kernel", 4)
+            .u32("ssm.inner_size", 512)
+            .u32("ssm.state_size", 64)
+            .u32("ssm.group_count", 4)
+            .u32("ssm.time_step_rank", 8)
+            .u32("hyper_connection.count", 4)
+            .u32("hyper_connection.low_rank", 16)
+            .u32("attention.indexer.head_count", 4)
+            .u32("attention.indexer.key_length", 64)
+            .u32("attention.indexer.top_k", 256)
+            .arr("ple.layers", {0})
+            .u32("ple.ngram_size", 3)
+            .u32("ple.heads_per_ngram", 2)
+            .u32("ple.conv_kernel", 4)
+            .u32("embedding_length_per_layer_input", 64);
+        const ModelShape s = h.shape();
+        QVERIFY(!s.conservative);
+        QCOMPARE(countKind(s, AttentionKind::Full), 2);
+        QCOMPARE(countKind(s, AttentionKind::Recurrent), 6);
+        QCOMPARE(s.layers[3].n_embd_indexer_k, 64u);
+        QCOMPARE(s.layers[0].n_embd_indexer_k, 0u);
+        // n_embd_r = (4 - 1) x (512 + 2 x 4 x 64) = 3 072; n_embd_s = 64 x 512 = 32 768. The PLE
+        // row on layer 0: (4 - 1) x 3 x 4 x 256 = 9 216 more, 12 288 in all.
+        QCOMPARE(s.layers[1].recurrent_r, 3072ull);
+        QCOMPARE(s.layers[0].recurrent_r, 12288ull);
+        QCOMPARE(s.layers[0].recurrent_s, 32768ull);
+
+        ResolvedOptions o; // f16, flash attention, one sequence
+        const ContextPrice p = priceContext(s, o, 4096);
+        // Layer 3: K (256 + indexer 64) x 2 B x 4096 = 2 621 440; V 256 x 2 B x 4096 = 2 097 152.
+        QCOMPARE(p.layers[3].kv_k, Bytes{2621440});
+        QCOMPARE(p.layers[3].kv_v, Bytes{2097152});
+        // 2 attention layers x (2 621 440 + 2 097 152) = 9 437 184.
+        QCOMPARE(p.kvTotal(), Bytes{9437184});
+        // State: (12 288 + 32 768) x 4 B = 180 224 on layer 0, (3 072 + 32 768) x 4 B = 143 360
+        // on the other 5 linear layers: 180 224 + 716 800 = 897 024.
+        QCOMPARE(p.stateTotal(), Bytes{897024});
+    }
+
+    void qwen4ExpWithOneHyperConnectionIsRefused() {
+        Header h("qwen4exp");
+        h.transformer(262144, 256, 4, 8, 2, 128)
+            .u32("ssm.conv_kernel", 4)
+            .u32("ssm.inner_size", 512)
+            .u32("ssm.state_size", 64)
+            .u32("ssm.group_count", 4)
+            .u32("ssm.time_step_rank", 8)
+            .u32("hyper_connection.count", 1)
+            .u32("hyper_connection.low_rank", 16)
+            .u32("attention.indexer.head_count", 4)
+            .u32("attention.indexer.key_length", 64)
+            .u32("attention.indexer.top_k", 256);
+        auto r = shapeFromInput(h.input());
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.find("hyper_connection.count") != std::string::npos,
+                 r.error().message.c_str());
+    }
+
     void deepseekV4WithTooFewCompressRatiosIsRefused() {
         // 3 ratios for 4 blocks: load_arch_hparams throws "compress_ratios is shorter than
         // block_count".
@@ -787,7 +857,7 @@ private slots:
              {"deepseek32", "glm-dsa",  "kimi-linear", "kimi-k3",   "bailingmoe3", "minimax-01",
               "plamo2",     "plamo3",   "cohere2moe",  "step35",    "mimo2",       "maple",
               "mellum",     "laguna",   "talkie",      "maincoder", "hy_v3",       "hunyuan-dense",
-              "hunyuan_vl", "mistral4", "hy_v4",       "nanbeige",  "deepseek4"})
+              "hunyuan_vl", "mistral4", "hy_v4",       "nanbeige",  "deepseek4",   "qwen4exp"})
             QVERIFY2(isSupportedArchitecture(a), a);
         QVERIFY(!isSupportedArchitecture("bert"));
     }
