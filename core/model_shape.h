@@ -42,6 +42,17 @@ struct LayerShape {
     // (MiniMax-M3's llama_kv_cache_msa, src/llama-kv-cache-msa.cpp: n_head_kv 1 and the model's
     // value head size, has_v = !is_mla). 0 = none.
     std::uint32_t n_embd_indexer_v = 0;
+    // DeepSeek-V4 (llama_kv_cache_dsv4, src/llama-kv-cache-dsv4.cpp): besides its raw K row the
+    // layer keeps its history compressed, one K row per compress_ratio tokens (4: CSA, 128: HCA)
+    // of n_embd_comp_k elements, in a cache of pad256(max(1, ceil(n_ctx_seq / ratio))) cells per
+    // stream; a CSA layer adds lightning-indexer keys (n_embd_comp_indexer_k) over the same
+    // compressed cells. All in type_k, K only. 0 = none.
+    std::uint32_t compress_ratio = 0;
+    std::uint32_t n_embd_comp_k = 0;
+    std::uint32_t n_embd_comp_indexer_k = 0;
+    // The layer's caches keep one stream per sequence even with --kv-unified (llama_kv_cache_dsv4
+    // builds its caches with unified = false whatever the context asks).
+    bool stream_per_sequence = false;
     // Recurrent state elements per sequence: llama_hparams::n_embd_r() (conv/shift state) and
     // n_embd_s() (SSM/WKV state). Allocated in f32 by llama_memory_recurrent.
     std::uint64_t recurrent_r = 0;
@@ -136,6 +147,18 @@ struct ModelShape {
     // there), even where the main cache holds them too (Ling 3, bailingmoe3: its hybrid main
     // cache keeps every non-recurrent layer). False: the draft context caches every layer again.
     bool mtp_draft_nextn_only = false;
+    // The nextn layout above is that of create_memory's default branch (a non-hybrid,
+    // non-recurrent architecture with nextn blocks): v0.5.0's, where the main cache leaves them
+    // out. A llama.cpp build whose profile does not filter this architecture
+    // (LlamaProfile::filtersNextn, e.g. v0.4.0 for glm4moe) keeps them in the main cache and
+    // caches every layer again in the MTP draft context; pricing applies that per version.
+    bool nextn_default_filter = false;
+    // The sparse-attention lightning indexer as the file declares it (attention.indexer.head_count,
+    // .key_length, .top_k; read by each DSA architecture's load_arch_hparams): shown by
+    // `inspect`; the cache it adds is LayerShape::n_embd_indexer_k. 0 = no indexer.
+    std::uint32_t indexer_n_head = 0;
+    std::uint32_t indexer_head_size = 0;
+    std::uint32_t indexer_top_k = 0;
     std::vector<std::string> notes;     // caveats to show with the plan ("estimated from …")
     std::vector<QuantSibling> siblings; // other quants of this model (smaller-quant remedy)
 

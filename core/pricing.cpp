@@ -85,6 +85,12 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     for (const auto& l : model.layers)
         if (l.hasKv()) v_max = std::max(v_max, l.n_embd_v_gqa);
 
+    // A build that does not filter this architecture's nextn blocks (v0.4.0 for most: see
+    // LlamaProfile::filtersNextn) keeps them in the main cache, and its MTP draft context caches
+    // every layer again.
+    const bool nextn_unfiltered = model.nextn_default_filter &&
+                                  !llamaProfile(opt.llama_version).filtersNextn(model.architecture);
+
     p.layers.resize(model.layers.size());
     for (size_t il = 0; il < model.layers.size(); ++il) {
         const LayerShape& l = model.layers[il];
@@ -100,12 +106,24 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         }
         // A block outside the main cache (the Qwen3-Next family filters il < n_layer() in
         // llama_model::create_memory) has KV only in the MTP draft context.
-        const bool cached = l.in_main_cache || (l.is_mtp && opt.mtp);
+        const bool cached = l.in_main_cache || (l.is_mtp && (opt.mtp || nextn_unfiltered));
         if (l.hasKv() && cached) {
             // llama_kv_cache ctor: K = ggml_new_tensor_3d(type_k, n_embd_k_gqa, kv_size, n_stream),
             // V likewise with type_v; MLA keeps only K (has_v = !is_mla).
-            const Bytes cells =
-                static_cast<Bytes>(l.isSwa() ? g.swa_cells : g.n_ctx_seq) * g.n_stream;
+            Bytes cells = static_cast<Bytes>(l.isSwa() ? g.swa_cells : g.n_ctx_seq) * g.n_stream;
+            if (l.stream_per_sequence) {
+                // llama_kv_cache_dsv4 (src/llama-kv-cache-dsv4.cpp): its caches are built with
+                // unified = false, so n_seq_max streams of kv_size = n_ctx_seq cells whatever
+                // --kv-unified says, and the window is pad256(min(n_ctx_seq, n_swa + n_ubatch))
+                // (llama_kv_cache_iswa ctor with unified false).
+                const std::uint64_t window =
+                    opt.swa_full || model.n_swa == 0
+                        ? g.n_ctx_seq
+                        : padTo(std::min<std::uint64_t>(g.n_ctx_seq,
+                                                        std::uint64_t{model.n_swa} + g.n_ubatch),
+                                kCtxPad);
+                cells = satMul(l.isSwa() ? window : g.n_ctx_seq, n_seq);
+            }
             lp.kv_k = satMul(ggmlRowBytes(opt.type_k, l.n_embd_k_gqa), cells);
             if (!l.isMla()) {
                 const std::uint32_t v_elems = opt.flash_attn ? l.n_embd_v_gqa : v_max;
@@ -122,11 +140,30 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
             if (l.n_embd_indexer_v > 0)
                 lp.kv_v =
                     satAdd(lp.kv_v, satMul(ggmlRowBytes(opt.type_v, l.n_embd_indexer_v), cells));
+            if (l.compress_ratio > 0) {
+                // llama_kv_cache_dsv4 ctor: kv_csa / kv_hca (and kv_lid for the CSA layers'
+                // indexer keys) hold GGML_PAD(dsv4_comp_size(kv_size, ratio), 256) cells per
+                // stream, dsv4_comp_size = max(1, ceil(kv_size / ratio)), K only, type_k.
+                const std::uint64_t per_stream =
+                    padTo(std::max<std::uint64_t>(1, ceilDiv(std::uint64_t{g.n_ctx_seq},
+                                                             std::uint64_t{l.compress_ratio})),
+                          kCtxPad);
+                const Bytes comp_cells =
+                    satMul(per_stream, l.stream_per_sequence ? n_seq : g.n_stream);
+                lp.kv_k =
+                    satAdd(lp.kv_k, satMul(ggmlRowBytes(opt.type_k, l.n_embd_comp_k), comp_cells));
+                if (l.n_embd_comp_indexer_k > 0)
+                    lp.kv_k =
+                        satAdd(lp.kv_k, satMul(ggmlRowBytes(opt.type_k, l.n_embd_comp_indexer_k),
+                                               comp_cells));
+            }
         }
         if (l.recurrent_r > 0 || l.recurrent_s > 0) {
-            // llama_memory_recurrent ctor: r = [n_embd_r, mem_size], s = [n_embd_s, mem_size] in
-            // f32, mem_size = max(1, n_seq_max) (n_rs_seq = 0 by default).
-            lp.state = satMul(satAdd(l.recurrent_r, l.recurrent_s), satMul(4, n_seq));
+            // llama_memory_recurrent ctor: r = [n_embd_r, mem_size x (1 + n_rs_seq)], s likewise
+            // with n_embd_s, in f32, mem_size = max(1, n_seq_max); n_rs_seq is 0 unless MTP
+            // drafting on a rollback-capable architecture asks for snapshots.
+            const Bytes rows = satMul(n_seq, Bytes{1} + opt.n_rs_seq);
+            lp.state = satMul(satAdd(l.recurrent_r, l.recurrent_s), satMul(4, rows));
         }
     }
     if (opt.mtp && model.n_mtp_layers > 0) {
@@ -137,10 +174,11 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         bool filtered = false;
         for (const auto& l : model.layers)
             filtered = filtered || (l.is_mtp && !l.in_main_cache);
+        filtered = filtered && !nextn_unfiltered;
         if (!filtered) {
             Bytes k = 0, v = 0;
             for (const auto& lp : p.layers) {
-                if (model.mtp_draft_nextn_only && !lp.mtp) continue;
+                if (model.mtp_draft_nextn_only && !nextn_unfiltered && !lp.mtp) continue;
                 k = satAdd(k, lp.kv_k);
                 v = satAdd(v, lp.kv_v);
             }

@@ -4,6 +4,7 @@
 // overhead are estimates and are labelled so.
 #pragma once
 
+#include "launch/llama_version.h"
 #include "model_shape.h"
 #include "options.h"
 #include "units.h"
@@ -42,6 +43,11 @@ struct ResolvedOptions {
     bool kv_unified = false;
     bool swa_full = false;
     bool mtp = false;
+    // Recurrent-state snapshots per sequence for MTP rollback (llama_cparams::n_rs_seq, see
+    // recurrentSnapshots in launch/llama_version.h): the state is priced (1 + n_rs_seq) times.
+    std::uint32_t n_rs_seq = 0;
+    // The build priced: decides the nextn layout of ModelShape::nextn_default_filter models.
+    LlamaVersion llama_version = kDefaultLlamaVersion;
     Bytes mmproj_bytes = 0;               // 0: no projector loaded
     bool voice = false;                   // KV spill restore budget: voice (200 ms) instead of text
     PinnedPlacement pinned;               // the user's placement flags (priced instead of searched)

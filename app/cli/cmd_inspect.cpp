@@ -6,6 +6,7 @@
 
 #include "arch/shape_from_gguf.h"
 #include "gguf/gguf_reader.h"
+#include "launch/llama_version.h"
 #include "model_open.h"
 
 #include <nlohmann/json.hpp>
@@ -78,6 +79,22 @@ std::vector<std::string> warningsOf(const ModelShape& s, const GgufModel& m) {
     return w;
 }
 
+std::uint32_t indexedLayers(const ModelShape& s) {
+    std::uint32_t n = 0;
+    for (const auto& l : s.layers)
+        n += l.n_embd_indexer_k > 0 || l.n_embd_comp_indexer_k > 0 ? 1 : 0;
+    return n;
+}
+
+// Whether build v keeps the nextn blocks' KV in the main cache (else only an MTP draft context
+// caches it): the shape's own v0.5.0 layout, unless the build does not filter this architecture.
+bool nextnInMainCache(const ModelShape& s, LlamaVersion v) {
+    if (s.nextn_default_filter && !llamaProfile(v).filtersNextn(s.architecture)) return true;
+    for (const auto& l : s.layers)
+        if (l.is_mtp && !l.in_main_cache) return false;
+    return true;
+}
+
 nlohmann::ordered_json toJson(const ModelShape& s, const GgufModel& m) {
     using json = nlohmann::ordered_json;
     const Groups g = blockGroups(s);
@@ -95,9 +112,19 @@ nlohmann::ordered_json toJson(const ModelShape& s, const GgufModel& m) {
                           {"attn_bytes", l.attn_bytes},
                           {"ffn_bytes", l.ffn_bytes},
                           {"experts_bytes", l.experts_bytes},
+                          {"n_embd_indexer_k", l.n_embd_indexer_k},
+                          {"n_embd_indexer_v", l.n_embd_indexer_v},
+                          {"compress_ratio", l.compress_ratio},
+                          {"n_embd_comp_k", l.n_embd_comp_k},
+                          {"n_embd_comp_indexer_k", l.n_embd_comp_indexer_k},
                           {"is_mtp", l.is_mtp},
                           {"in_main_cache", l.in_main_cache}});
     }
+    // Where each llama.cpp build keeps the nextn blocks' KV (LlamaProfile::filtersNextn).
+    json mtp_cache = json::object();
+    if (s.n_mtp_layers > 0)
+        for (LlamaVersion v : allLlamaVersions())
+            mtp_cache[llamaVersionName(v)] = nextnInMainCache(s, v) ? "main" : "draft";
     json found = json::array();
     for (const auto& p : m.parts)
         found.push_back(p.path);
@@ -117,6 +144,16 @@ nlohmann::ordered_json toJson(const ModelShape& s, const GgufModel& m) {
                 {"n_layer", s.nLayer()},
                 {"n_swa", s.n_swa},
                 {"n_mtp_layers", s.n_mtp_layers},
+                {"mtp_kv_cache", mtp_cache},
+                {"indexer",
+                 {{"n_head", s.indexer_n_head},
+                  {"head_size", s.indexer_head_size},
+                  {"top_k", s.indexer_top_k},
+                  {"n_indexed_layers", indexedLayers(s)}}},
+                {"rope_scaling",
+                 {{"type", s.rope_scaling_type},
+                  {"factor", s.rope_scaling_factor},
+                  {"original_context", s.rope_orig_ctx}}},
                 {"moe",
                  {{"n_expert", s.moe.n_expert},
                   {"n_expert_used", s.moe.n_expert_used},
@@ -127,6 +164,7 @@ nlohmann::ordered_json toJson(const ModelShape& s, const GgufModel& m) {
                 {"weight_bytes", s.weightBytes()},
                 {"groups",
                  {{"token_embd", s.token_embd_bytes},
+                  {"per_layer_embd", s.per_layer_embd_bytes},
                   {"output", s.output_bytes},
                   {"output_tied_to_embd", s.output_tied_to_embd},
                   {"attention", g.attn},
@@ -169,6 +207,18 @@ void printText(std::ostream& os, const ModelShape& s, const GgufModel& m) {
     row("layers", std::to_string(s.nLayer()) + ": " + kindCounts(s));
     row("layer kinds", describeLayerRuns(s));
     if (s.n_swa) row("window", std::to_string(s.n_swa) + " tokens");
+    if (!s.rope_scaling_type.empty()) {
+        std::ostringstream rope;
+        rope << s.rope_scaling_type;
+        if (s.rope_scaling_factor > 0) rope << " x" << s.rope_scaling_factor;
+        if (s.rope_orig_ctx) rope << " of " << s.rope_orig_ctx << " original tokens";
+        row("rope scaling", rope.str());
+    }
+    if (s.indexer_head_size > 0)
+        row("indexer", std::to_string(s.indexer_n_head) + " heads x " +
+                           std::to_string(s.indexer_head_size) + ", top-k " +
+                           std::to_string(s.indexer_top_k) + "; keys cached on " +
+                           std::to_string(indexedLayers(s)) + " layers");
 
     // Distinct K/V and state widths, so the cache price can be checked by hand.
     std::vector<std::pair<std::string, std::string>> widths;
@@ -184,6 +234,19 @@ void printText(std::ostream& os, const ModelShape& s, const GgufModel& m) {
                          (mla ? " (latent), no V" : ", V " + std::to_string(l.n_embd_v_gqa)) +
                          " elements per token");
         }
+        if (l.compress_ratio > 0)
+            addWidth("comp " + std::to_string(l.compress_ratio) + ":1",
+                     "K " + std::to_string(l.n_embd_comp_k) +
+                         (l.n_embd_comp_indexer_k > 0
+                              ? " + indexer K " + std::to_string(l.n_embd_comp_indexer_k)
+                              : std::string()) +
+                         " elements per compressed row");
+        if (l.n_embd_indexer_k > 0)
+            addWidth("indexer",
+                     "K " + std::to_string(l.n_embd_indexer_k) +
+                         (l.n_embd_indexer_v > 0 ? ", V " + std::to_string(l.n_embd_indexer_v)
+                                                 : std::string(", no V")) +
+                         " elements per token");
         if (layerHasRecurrentState(l))
             addWidth("state", "r " + std::to_string(l.recurrent_r) + ", s " +
                                   std::to_string(l.recurrent_s) + " f32 elements per sequence");
@@ -199,11 +262,19 @@ void printText(std::ostream& os, const ModelShape& s, const GgufModel& m) {
                formatBytes(s.bytesPerExpert()) + " per expert per layer";
         row("experts", moe);
     }
-    if (s.n_mtp_layers)
-        row("MTP blocks", std::to_string(s.n_mtp_layers) + " (" + formatBytes(g.mtp) + ")");
+    if (s.n_mtp_layers) {
+        std::string where;
+        for (LlamaVersion v : allLlamaVersions())
+            where += std::string(where.empty() ? "" : ", ") + llamaVersionName(v) +
+                     (nextnInMainCache(s, v) ? " main cache" : " draft context only");
+        row("MTP blocks",
+            std::to_string(s.n_mtp_layers) + " (" + formatBytes(g.mtp) + "); KV in " + where);
+    }
 
     os << "  tensor groups\n";
     row("  token_embd", bytes(s.token_embd_bytes));
+    if (s.per_layer_embd_bytes)
+        row("  per-layer emb", bytes(s.per_layer_embd_bytes) + "  (input layer: host memory)");
     row("  output", bytes(s.output_bytes) +
                         (s.output_tied_to_embd ? "  (tied: second copy of token_embd)" : ""));
     row("  attention", bytes(g.attn));

@@ -1,6 +1,7 @@
 #include "arch/shape_from_gguf.h"
 
 #include "arch/layer_rules.h"
+#include "launch/llama_version.h"
 
 #include <algorithm>
 #include <array>
@@ -161,8 +162,15 @@ struct Hparams {
     // DSA lightning indexer: key head size and the layers whose indexer keys are cached
     // (create_memory's filter_lid).
     std::uint32_t indexer_head_size = 0;
+    std::uint32_t indexer_n_head = 0, indexer_top_k = 0; // attention.indexer.head_count / top_k
     std::uint32_t indexer_head_v = 0; // V width of the indexer cache (MSA: not MLA), 0 = none
     std::vector<std::uint32_t> has_indexer;
+    // DeepSeek-V4 attention.compress_ratios: per layer 0 (raw only), 4 (CSA) or 128 (HCA).
+    std::vector<std::uint32_t> compress_ratio;
+    // Qwen4-Exp's PLE n-gram history: the layer it lives on and its f32 row per sequence
+    // (llama_hparams::ple_conv_state()); 0 = none.
+    std::uint32_t ple_layer = UINT32_MAX;
+    std::uint64_t ple_conv_state = 0;
 
     std::uint32_t nLayer() const { return n_layer_all - n_layer_nextn; } // n_layer()
     std::uint32_t nHead0() const { return n_head.empty() ? 0 : n_head[0]; }
@@ -212,6 +220,7 @@ enum class Memory {
     HybridAll,       // Falcon-H1: every layer has both a KV row and a recurrent state
     HybridNemotron,  // Nemotron-H: attention = !is_recr && n_ff == 0, state = is_recr && n_ff == 0
     HybridTrunkOnly, // Qwen3-Next / Qwen3.5: both filters also require il < n_layer()
+    Dsv4,            // DeepSeek-V4: llama_kv_cache_dsv4 (src/llama-kv-cache-dsv4.cpp)
 };
 
 using ArchHook = void (*)(Meta&, Hparams&, std::vector<std::string>& notes);
@@ -223,6 +232,10 @@ struct ArchRule {
     // The MTP draft context of this architecture caches the nextn blocks in a plain KV cache
     // (create_memory: mtp_on_hybrid_qwen / mtp_on_hybrid_nemotron).
     bool mtp_context_plain_cache = false;
+    // create_memory builds this architecture's cache in a case of its own (deepseek32, glm-dsa,
+    // dots3note, minimax-m3, hy_v4), not in the default branch whose nextn filter changed
+    // between builds (LlamaProfile::filtersNextn).
+    bool own_memory_branch = false;
 };
 
 // --- per-architecture hooks: each cites the function whose cache-relevant lines it mirrors ----
@@ -583,9 +596,9 @@ void readDsa(Meta& m, Hparams& hp) {
     m.u32("attention.key_length_mla", hp.mla_k);
     m.u32("attention.value_length_mla", hp.mla_v);
     m.u32("expert_shared_count", hp.n_expert_shared, true);
-    m.u32("attention.indexer.head_count", unused, true);
+    m.u32("attention.indexer.head_count", hp.indexer_n_head, true);
     m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
-    m.u32("attention.indexer.top_k", unused, true);
+    m.u32("attention.indexer.top_k", hp.indexer_top_k, true);
     if (!m.err && !hp.isMla())
         m.fail(m.key("attention.key_length_mla"),
                "is missing (with value_length_mla): llama.cpp requires MLA for this architecture");
@@ -645,6 +658,8 @@ void hookHyV4(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
         hp.indexer_head_size = 0;
         return;
     }
+    hp.indexer_n_head = n_idx_head;
+    hp.indexer_top_k = top_k;
     if (n_idx_head == 0 || hp.indexer_head_size == 0) {
         m.fail(m.key("attention.indexer.key_length"),
                "or the indexer head count is 0 with top_k set (llama.cpp refuses the file)");
@@ -722,9 +737,9 @@ void hookDots3Note(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
         m.fail(m.key("rope.freq_base_swa"),
                "required key is missing (llama.cpp refuses to load the file)");
     swaFlagsArray(m, hp, true);
-    m.u32("attention.indexer.head_count", unused, true);
+    m.u32("attention.indexer.head_count", hp.indexer_n_head, true);
     m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
-    m.u32("attention.indexer.top_k", unused, true);
+    m.u32("attention.indexer.top_k", hp.indexer_top_k, true);
     flagsArray(m, "attention.indexer.types", hp.has_indexer, hp.nLayer(), true);
     if (m.err) return;
     for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
@@ -748,9 +763,9 @@ void hookMinimaxM3(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
     m.u32("leading_dense_block_count", dense_lead);
     m.u32("expert_shared_count", hp.n_expert_shared, true);
     m.u32("expert_gating_func", unused, true);
-    m.u32("attention.indexer.head_count", unused, true);
+    m.u32("attention.indexer.head_count", hp.indexer_n_head, true);
     m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
-    m.u32("attention.indexer.top_k", unused, true);
+    m.u32("attention.indexer.top_k", hp.indexer_top_k, true);
     m.u32("attention.indexer.block_size", block, true);
     m.u32("attention.indexer.local_blocks", unused, true);
     if (m.err) return;
@@ -780,6 +795,122 @@ void hookKda(Meta& m, Hparams& hp, std::vector<std::string>&) {
     m.u32("ssm.conv_kernel", hp.ssm_d_conv, true);
     m.u32("kda.head_dim", hp.n_embd_head_kda, true);
     markRecurrentByZeroKvHeads(hp);
+}
+
+// src/models/deepseek4.cpp llama_model_deepseek4::load_arch_hparams: sliding window (required),
+// the indexer keys (required), attention.compress_ratios (an array at least block_count long,
+// else "compress_ratios is shorter than block_count"), and every layer sliding
+// (set_swa_pattern(0), nextn blocks included). The cache is create_memory's LLM_ARCH_DEEPSEEK4
+// branch, llama_kv_cache_dsv4 (see buildLayers, Memory::Dsv4).
+void hookDeepseek4(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    m.u32("attention.sliding_window", hp.n_swa, true);
+    m.u32("attention.indexer.head_count", hp.indexer_n_head, true);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
+    m.u32("attention.indexer.top_k", hp.indexer_top_k, true);
+    if (m.err) return;
+    const std::string k = m.key("attention.compress_ratios");
+    const GgufValue* v = m.find(k);
+    const GgufArray* a = v ? v->asArray() : nullptr;
+    if (!a) {
+        m.fail(k, "is missing or not an array (llama.cpp refuses the file)");
+        return;
+    }
+    if (a->size() < hp.n_layer_all) {
+        m.fail(k, "has " + std::to_string(a->size()) + " entries, fewer than block_count (" +
+                      std::to_string(hp.n_layer_all) + "): llama.cpp refuses the file");
+        return;
+    }
+    hp.compress_ratio.assign(hp.n_layer_all, 0);
+    std::uint32_t n_csa = 0, n_hca = 0;
+    for (std::uint32_t il = 0; il < hp.n_layer_all; ++il) {
+        const std::uint64_t r = a->uintAt(il).value_or(0);
+        hp.compress_ratio[il] = r == 4 || r == 128 ? static_cast<std::uint32_t>(r) : 0;
+        n_csa += r == 4 ? 1 : 0;
+        n_hca += r == 128 ? 1 : 0;
+    }
+    hp.swa_type = SwaType::Standard;
+    std::fill(hp.is_swa.begin(), hp.is_swa.end(), 1u);
+    notes.push_back("DeepSeek-V4 compressed attention (llama_kv_cache_dsv4): a " +
+                    std::to_string(hp.n_swa) + "-token raw window on every layer, " +
+                    std::to_string(n_csa) + " layers compressed 4:1 with indexer keys, " +
+                    std::to_string(n_hca) +
+                    " compressed 128:1, one cache stream per sequence even with --kv-unified");
+}
+
+// src/models/qwen4exp.cpp llama_model_qwen4exp::load_arch_hparams: gated-delta-net SSM keys
+// (each required and non-zero), hyper-connections (count > 1, low_rank non-zero), the indexer
+// (head count, key length, top-k required and non-zero), recurrent layers as Qwen3.5's, and the
+// optional PLE n-gram module on one linear-attention layer. create_memory: llama_memory_hybrid_idx
+// with the Qwen3-Next filters (il < n_layer()) and filter_idx = the trunk's attention layers, an
+// indexer-key cache of one head of indexer key_length (K only) over the attention cells. The PLE
+// conv history is one more f32 row of the recurrent cache on its layer (llama_memory_recurrent
+// ctor: cache_ple_r, llama_hparams::ple_conv_state() = (conv_kernel - 1) x ngram_size x
+// hc_count x n_embd).
+void hookQwen4Exp(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
+    readSsm(m, hp, true);
+    std::uint32_t dt_rank = 0, hc = 0, hc_low = 0;
+    m.u32("ssm.time_step_rank", dt_rank, true);
+    m.u32("hyper_connection.count", hc, true);
+    m.u32("hyper_connection.low_rank", hc_low, true);
+    m.u32("attention.indexer.head_count", hp.indexer_n_head, true);
+    m.u32("attention.indexer.key_length", hp.indexer_head_size, true);
+    m.u32("attention.indexer.top_k", hp.indexer_top_k, true);
+    if (m.err) return;
+    for (const auto& [key, v] : std::vector<std::pair<const char*, std::uint32_t>>{
+             {"ssm.conv_kernel", hp.ssm_d_conv},
+             {"ssm.inner_size", hp.ssm_d_inner},
+             {"ssm.state_size", hp.ssm_d_state},
+             {"ssm.time_step_rank", dt_rank},
+             {"ssm.group_count", hp.ssm_n_group},
+             {"hyper_connection.low_rank", hc_low},
+             {"attention.indexer.head_count", hp.indexer_n_head},
+             {"attention.indexer.key_length", hp.indexer_head_size},
+             {"attention.indexer.top_k", hp.indexer_top_k}})
+        if (v == 0) {
+            m.fail(m.key(key), "is 0; llama.cpp requires it greater than zero");
+            return;
+        }
+    if (hc <= 1) {
+        m.fail(m.key("hyper_connection.count"), "must be greater than one (llama.cpp refuses it)");
+        return;
+    }
+    if (!m.perLayer("attention.recurrent_layers", hp.is_recr, hp.n_layer_all))
+        recurrentBetweenFullAttention(m, hp, 4);
+    if (m.err) return;
+    for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
+        hp.has_indexer[il] = hp.is_recr[il] ? 0 : 1;
+
+    const GgufValue* ple = m.find(m.key("ple.layers"));
+    const GgufArray* layers = ple ? ple->asArray() : nullptr;
+    if (!layers || layers->size() == 0) return;
+    if (layers->size() != 1) {
+        m.fail(m.key("ple.layers"), "lists " + std::to_string(layers->size()) +
+                                        " layers, but llama.cpp supports one PLE layer");
+        return;
+    }
+    const std::uint64_t il = layers->uintAt(0).value_or(UINT64_MAX);
+    std::uint32_t ngram = 0, kernel = 0, per_layer = 0, heads = 0;
+    m.u32("ple.ngram_size", ngram, true);
+    m.u32("ple.heads_per_ngram", heads, true);
+    m.u32("ple.conv_kernel", kernel, true);
+    m.u32("embedding_length_per_layer_input", per_layer, true);
+    if (m.err) return;
+    if (il >= hp.n_layer_all || !hp.is_recr[il]) {
+        m.fail(m.key("ple.layers"),
+               "names layer " + std::to_string(il) + ", not a linear-attention layer of the model");
+        return;
+    }
+    if (kernel == 0 || per_layer == 0) {
+        m.fail(m.key("ple.conv_kernel"), "or embedding_length_per_layer_input is 0");
+        return;
+    }
+    hp.ple_layer = static_cast<std::uint32_t>(il);
+    // ple_conv_state() is 0 without heads ((ngram - 1) x heads_per_ngram).
+    if (ngram >= 2 && heads > 0)
+        hp.ple_conv_state = std::uint64_t{kernel - 1} * ngram * hc * hp.n_embd;
+    notes.push_back("PLE n-gram embeddings on layer " + std::to_string(il) + ": " +
+                    std::to_string(hp.ple_conv_state) +
+                    " more f32 state elements per sequence there");
 }
 
 // src/models/minimax-01.cpp llama_model_minimax_01::load_arch_hparams: lightning-attention
@@ -883,14 +1014,15 @@ const std::array kRules = {
     ArchRule{"maple", Memory::KvTrunkOnly, &hookSwaFlagsRequired, true},  // maple.cpp
     // create_memory's LLM_ARCH_DEEPSEEK32 / LLM_ARCH_GLM_DSA branch: llama_kv_cache_dsa (MLA
     // latent + indexer keys) over the trunk; the MTP context a plain cache of the nextn blocks.
-    ArchRule{"deepseek32", Memory::KvTrunkOnly, &hookDeepseek32, true}, // deepseek32.cpp
-    ArchRule{"glm-dsa", Memory::KvTrunkOnly, &hookGlmDsa, true},        // glm-dsa.cpp
+    ArchRule{"deepseek32", Memory::KvTrunkOnly, &hookDeepseek32, true, true}, // deepseek32.cpp
+    ArchRule{"glm-dsa", Memory::KvTrunkOnly, &hookGlmDsa, true, true},        // glm-dsa.cpp
     // LLM_ARCH_DOTS3NOTE: llama_kv_cache_dsa_iswa (trunk only; nextn blocks in the MTP context).
-    ArchRule{"dots3note", Memory::KvTrunkOnly, &hookDots3Note, true}, // src/models/dots3note.cpp
+    ArchRule{"dots3note", Memory::KvTrunkOnly, &hookDots3Note, true,
+             true}, // src/models/dots3note.cpp
     // LLM_ARCH_MINIMAX_M3: llama_kv_cache_msa over every layer, MTP blocks included.
-    ArchRule{"minimax-m3", Memory::Kv, &hookMinimaxM3}, // src/models/minimax-m3.cpp
+    ArchRule{"minimax-m3", Memory::Kv, &hookMinimaxM3, false, true}, // src/models/minimax-m3.cpp
     // LLM_ARCH_HY_V4: the DSA cache without an MLA filter (no nextn split), or a plain one.
-    ArchRule{"hy_v4", Memory::Kv, &hookHyV4}, // src/models/hy-v4.cpp
+    ArchRule{"hy_v4", Memory::Kv, &hookHyV4, false, true}, // src/models/hy-v4.cpp
     // Hybrids with the default filters (attention = !is_recr, state = is_recr).
     ArchRule{"kimi-linear", Memory::Hybrid, &hookKda}, // src/models/kimi-linear.cpp
     ArchRule{"kimi-k3", Memory::Hybrid, &hookKda},     // src/models/kimi-k3.cpp
@@ -900,6 +1032,11 @@ const std::array kRules = {
     ArchRule{"plamo2", Memory::Hybrid, &hookPlamo2},         // src/models/plamo2.cpp
     // MiniMax-01 shares the Qwen3-Next filters (il < n_layer() on both).
     ArchRule{"minimax-01", Memory::HybridTrunkOnly, &hookMinimax01}, // src/models/minimax-01.cpp
+    // LLM_ARCH_DEEPSEEK4: llama_kv_cache_dsv4 (raw window + compressed caches + compressor state);
+    // its MTP context is an iswa cache of the nextn blocks only (filter_mtp).
+    ArchRule{"deepseek4", Memory::Dsv4, &hookDeepseek4, true, true}, // src/models/deepseek4.cpp
+    // LLM_ARCH_QWEN4EXP: llama_memory_hybrid_idx, Qwen3-Next filters plus indexer keys.
+    ArchRule{"qwen4exp", Memory::HybridTrunkOnly, &hookQwen4Exp}, // src/models/qwen4exp.cpp
 };
 #undef HEADROOM_PLAIN
 
@@ -925,6 +1062,20 @@ constexpr std::array<std::string_view, 18> kNotTextGeneration = {"bert",
                                                                  "t5encoder",
                                                                  "qwen3tts",
                                                                  "pockettts"};
+
+// Speculative-decoding drafters: llama-server loads one only beside its target model
+// (--spec-draft-model / -md FILE with --spec-type), and its cache is sized by, or shared with, the
+// target's context: src/models/eagle3.cpp and dflash.cpp load_arch_hparams require
+// `target_layers` (hidden states read from the target); gemma4-assistant's create_memory branch
+// (src/llama-model.cpp, LLM_ARCH_GEMMA4_ASSISTANT) shares the target context's KV
+// (cparams.ctx_other). Planned alone they are meaningless, so they are refused by name.
+struct Drafter {
+    std::string_view arch;
+    std::string_view spec_type; // llama-server --spec-type that loads it (common/speculative.cpp)
+};
+constexpr std::array<Drafter, 3> kDrafters = {Drafter{"eagle3", "draft-eagle3"},
+                                              Drafter{"dflash", "draft-dflash"},
+                                              Drafter{"gemma4-assistant", "draft-mtp"}};
 
 const ArchRule* findRule(const std::string& arch) {
     for (const auto& r : kRules)
@@ -1082,6 +1233,41 @@ std::optional<Error> checkWidths(const Hparams& hp, const std::string& id) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// llama.cpp v0.5.0 (de3ff815) src/llama-model.cpp llama_model::create_memory, default branch,
+// non-hybrid path: `if (hparams.n_layer_nextn > 0 && hparams.n_layer() > 0 &&
+// hparams.router_layer < 0)` the main cache keeps il < n_layer() and the MTP context
+// il >= n_layer(). v0.4.0 (80fb11ac) had that filter for five architectures only.
+bool defaultNextnFilter(const Hparams& hp, const ArchRule* rule) {
+    return rule && !rule->own_memory_branch &&
+           (rule->memory == Memory::Kv || rule->memory == Memory::KvTrunkOnly) &&
+           hp.n_layer_nextn > 0 && hp.nLayer() > 0;
+}
+
+// llama.cpp v0.5.0 src/llama-kv-cache-dsv4.cpp, llama_kv_cache_dsv4 ctor, for one layer:
+//   * kv_csa / kv_hca: K-only llama_kv_caches (hparams copies with n_layer_nextn = 0, so nextn
+//     layers count by their ratio too) over the layers whose compress ratio is 4 / 128, a row of
+//     n_head_kv x key_length per compressed cell;
+//   * kv_lid: the CSA layers' lightning-indexer keys, n_head_kv 1 x indexer key_length, K only;
+//   * llama_dsv4_comp_state csa / hca / lid over il < n_layer() (trunk only): an f32 kv and an
+//     f32 score tensor each of n_embd_state x state_size per stream and rollback plane, with
+//     (state_size, n_embd_state) = (2 x 4, 2 x key_length) for CSA, (128, key_length) for HCA
+//     and (2 x 4, 2 x indexer key_length) for the indexer. Per sequence that is
+//     2 x 8 x 2 key_length + 2 x 8 x 2 indexer = 32 (key_length + indexer) on a CSA layer and
+//     2 x 128 x key_length = 256 key_length on an HCA layer, priced like a recurrent state
+//     (f32, per sequence, x (1 + n_rs_seq)).
+// Every cache and state keeps n_seq_max streams (unified_raw / unified_compressed are false).
+void setDsv4Layer(const Hparams& hp, std::uint32_t il, LayerShape& l) {
+    l.stream_per_sequence = true;
+    const std::uint32_t ratio = il < hp.compress_ratio.size() ? hp.compress_ratio[il] : 0;
+    if (ratio == 0) return;
+    const std::uint32_t head_k = hp.head_k_swa; // every layer is sliding: n_embd_head_k_swa
+    l.compress_ratio = ratio;
+    l.n_embd_comp_k = head_k * hp.n_head_kv[il];
+    if (ratio == 4) l.n_embd_comp_indexer_k = hp.indexer_head_size;
+    if (il < hp.nLayer())
+        l.recurrent_s = ratio == 4 ? 32ull * (head_k + hp.indexer_head_size) : 256ull * head_k;
+}
+
 // Per-layer cache kinds, following llama_model::create_memory's filters.
 void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
     const Memory memory = rule ? rule->memory : Memory::Kv;
@@ -1102,6 +1288,11 @@ void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
             // llama_hparams::has_kv(il): with n_layer_kv_from_start set, later layers reuse.
             attn = hp.n_layer_kv_from_start < 0 ||
                    il < static_cast<std::uint32_t>(hp.n_layer_kv_from_start);
+            // v0.5.0's default branch filters il < n_layer() for the main cache when there are
+            // nextn blocks and a trunk (the router_layer case is granite-switch's, not in this
+            // table); the nextn blocks' KV moves to the MTP draft context. Other builds:
+            // ModelShape::nextn_default_filter.
+            if (l.is_mtp && defaultNextnFilter(hp, rule)) in_main = false;
             break;
         case Memory::KvTrunkOnly:
             attn = il < n_layer;
@@ -1124,6 +1315,12 @@ void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
             attn = il < n_layer && !hp.is_recr[il];
             recr = il < n_layer && hp.is_recr[il];
             break;
+        case Memory::Dsv4:
+            // llama_kv_cache_dsv4 ctor: the raw iswa cache has no filter in the main context
+            // and its hparams copy sets n_layer_nextn = 0, so every layer, nextn included, keeps
+            // a K-only window row (dsv4_make_k_only).
+            attn = true;
+            break;
         }
         // An MTP block the main cache leaves out is cached by the MTP draft context when that
         // context uses a plain KV cache over the nextn layers (create_memory: filter
@@ -1137,16 +1334,18 @@ void buildLayers(const Hparams& hp, const ArchRule* rule, ModelShape& shape) {
         LayerMemory mem;
         mem.kv = attn;
         mem.recurrent = recr;
-        mem.mla = mla;
+        mem.mla = mla || memory == Memory::Dsv4;
         mem.swa = hp.swa_type != SwaType::None && hp.is_swa[il];
         mem.n_head_kv = hp.n_head_kv[il];
         mem.head_k = mem.swa ? hp.head_k_swa : hp.head_k_full;
         mem.head_v = mem.swa ? hp.head_v_swa : hp.head_v_full;
         if (recr) {
             mem.state_r = hp.nEmbdR();
+            if (il == hp.ple_layer) mem.state_r += hp.ple_conv_state; // cache_ple_r
             mem.state_s = hp.nEmbdS();
         }
         setLayerMemory(l, mem);
+        if (memory == Memory::Dsv4) setDsv4Layer(hp, il, l);
         // llama_kv_cache_dsa: the indexer-key cache (one key head of indexer_head_size) covers
         // the layers filter_lid accepts, all of them trunk layers of the main cache.
         if (attn && in_main && hp.has_indexer[il]) {
@@ -1228,6 +1427,16 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
                          "embedding, encoder, diffusion and speech models get no KV cache in "
                          "llama.cpp (llama_model::create_memory); plan the chat model instead");
 
+    for (const Drafter& d : kDrafters)
+        if (arch == d.arch)
+            return makeError(ErrorCode::Unsupported,
+                             in.id + ": architecture '" + arch +
+                                 "' is a speculative-decoding drafter, not a model to serve: "
+                                 "llama-server loads it beside its target model (-md " +
+                                 in.id + " --spec-type " + std::string(d.spec_type) +
+                                 "); plan the target model (Headroom does not price drafter "
+                                 "files yet)");
+
     const ArchRule* rule = findRule(arch);
     Meta m(in, arch);
     Hparams hp;
@@ -1256,7 +1465,14 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
         shape.rope_orig_ctx = *v->asUInt();
     shape.n_embd = hp.n_embd;
     shape.n_mtp_layers = hp.n_layer_nextn;
-    shape.mtp_draft_nextn_only = rule && rule->mtp_context_plain_cache;
+    shape.mtp_draft_nextn_only =
+        rule && (rule->mtp_context_plain_cache || defaultNextnFilter(hp, rule));
+    shape.nextn_default_filter = defaultNextnFilter(hp, rule);
+    if (hp.indexer_head_size > 0) {
+        shape.indexer_n_head = hp.indexer_n_head;
+        shape.indexer_head_size = hp.indexer_head_size;
+        shape.indexer_top_k = hp.indexer_top_k;
+    }
     shape.file_bytes = in.file_bytes;
 
     if (rule) {
@@ -1331,10 +1547,20 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
         bool separate = false;
         for (const auto& l : shape.layers)
             if (l.is_mtp && !l.in_main_cache) separate = true;
+        std::string where = separate ? "lives in the MTP draft context only"
+                                     : "is allocated in the main cache regardless";
+        if (shape.nextn_default_filter) {
+            std::string kept;
+            for (LlamaVersion v : allLlamaVersions())
+                if (!llamaProfile(v).filtersNextn(arch))
+                    kept += std::string(kept.empty() ? "" : ", ") + llamaVersionName(v);
+            if (!kept.empty())
+                where += " (llama.cpp " + kept +
+                         ": in the main cache, and the MTP context caches every layer again)";
+        }
         notes.push_back(std::to_string(hp.n_layer_nextn) +
                         " MTP (nextn) block(s): weights skipped unless MTP is on; their KV " +
-                        (separate ? "lives in the MTP draft context only"
-                                  : "is allocated in the main cache regardless"));
+                        where);
     }
     if (shape.output_tied_to_embd)
         notes.push_back("output head tied to token_embd: llama.cpp loads a second copy for the "

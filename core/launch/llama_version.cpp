@@ -63,9 +63,34 @@ bool LlamaProfile::accepts(std::string_view flag) const {
     return std::find(removed_flags.begin(), removed_flags.end(), flag) == removed_flags.end();
 }
 
+bool LlamaProfile::filtersNextn(std::string_view arch) const {
+    return nextn_filtered_everywhere ||
+           std::find(nextn_filtered_archs.begin(), nextn_filtered_archs.end(), arch) !=
+               nextn_filtered_archs.end();
+}
+
+bool LlamaProfile::supportsRsRollback(std::string_view arch) const {
+    return std::find(rs_rollback_archs.begin(), rs_rollback_archs.end(), arch) !=
+           rs_rollback_archs.end();
+}
+
 const LlamaProfile& llamaProfile(LlamaVersion v) {
-    static const LlamaProfile v040{
-        LlamaVersion::V0_4_0, "3.21.1", "80fb11ac", {}, false, 4, true, 1024, 4096};
+    // GGUF architecture names (src/llama-arch.cpp LLM_ARCH_NAMES) of llm_arch_supports_rs_rollback.
+    static const std::vector<std::string> rollback040 = {
+        "qwen35",         "qwen35moe", "qwen4exp", "deepseek4",  "nemotron_h",
+        "nemotron_h_moe", "lfm2",      "lfm2moe",  "bailingmoe3"};
+    static const LlamaProfile v040{LlamaVersion::V0_4_0,
+                                   "3.21.1",
+                                   "80fb11ac",
+                                   {},
+                                   false,
+                                   4,
+                                   true,
+                                   1024,
+                                   4096,
+                                   false,
+                                   {"step35", "hy_v3", "glm-dsa", "mimo2", "deepseek32"},
+                                   rollback040};
     static const LlamaProfile v050{
         LlamaVersion::V0_5_0,
         "3.22.1",
@@ -75,8 +100,20 @@ const LlamaProfile& llamaProfile(LlamaVersion v) {
         4,
         true,
         1024,
-        4096};
+        4096,
+        true,
+        {},
+        [] {
+            std::vector<std::string> r = rollback040;
+            r.emplace_back("kimi-k3");
+            return r;
+        }()};
     return v == LlamaVersion::V0_4_0 ? v040 : v050;
+}
+
+std::uint32_t recurrentSnapshots(const LlamaProfile& p, std::string_view arch, bool mtp,
+                                 std::uint32_t draft_n_max) {
+    return mtp && p.supportsRsRollback(arch) ? draft_n_max : 0;
 }
 
 std::uint32_t fitUnsetContext(const LlamaProfile& p, std::uint32_t n_ctx_train,

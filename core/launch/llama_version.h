@@ -60,7 +60,27 @@ struct LlamaProfile {
     std::uint32_t fit_target_mib;
     std::uint32_t fit_min_ctx;
 
+    // src/llama-model.cpp llama_model::create_memory, default branch (a non-hybrid,
+    // non-recurrent architecture): whether the main cache leaves the nextn (MTP) blocks out
+    // (filter il < n_layer()) and the MTP draft context caches them alone (il >= n_layer()).
+    // v0.5.0 (de3ff815) filters every such architecture with n_layer_nextn > 0, a trunk and no
+    // router layer; v0.4.0 (80fb11ac) filtered only step35, hy_v3, glm-dsa, mimo2 and
+    // deepseek32, so the others' main cache held the nextn blocks and their MTP context, with
+    // no filter, cached every layer again.
+    bool nextn_filtered_everywhere;
+    std::vector<std::string> nextn_filtered_archs; // used when !nextn_filtered_everywhere
+
+    // src/llama-arch.cpp llm_arch_supports_rs_rollback: the architectures whose recurrent state
+    // keeps n_rs_seq snapshots per sequence for a partial rollback (llama_context ctor clamps
+    // n_rs_seq to 0 for the rest). common/common.h common_params_speculative::need_n_rs_seq
+    // asks for draft.n_max of them with --spec-type draft-mtp (both versions); v0.5.0 added
+    // kimi-k3 to v0.4.0's list.
+    std::vector<std::string> rs_rollback_archs;
+
     bool accepts(std::string_view flag) const; // not one of removed_flags
+    // The main cache leaves this architecture's nextn blocks out (see nextn_filtered_everywhere).
+    bool filtersNextn(std::string_view arch) const;
+    bool supportsRsRollback(std::string_view arch) const;
 };
 
 const LlamaProfile& llamaProfile(LlamaVersion v);
@@ -68,6 +88,14 @@ const LlamaProfile& llamaProfile(LlamaVersion v);
 // The context llama.cpp's fit starts from when -c is left unset (see
 // fit_unset_ctx_counts_every_sequence): n_ctx_train × the sequences it counts, saturated at
 // UINT32_MAX as fit does.
+// llama_memory_recurrent ctor (src/llama-memory-recurrent.cpp): mem_size x (1 + n_rs_seq) rows
+// of R and S per layer. n_rs_seq is what common_context_params_to_llama (common/common.cpp) asks
+// for, draft_n_max with MTP drafting (need_n_rs_seq), clamped to 0 by the llama_context ctor
+// (src/llama-context.cpp) for an architecture without rollback. The MTP draft context itself
+// gets n_rs_seq = 0 (common/common.cpp, cparams_dft.n_rs_seq = 0).
+std::uint32_t recurrentSnapshots(const LlamaProfile& p, std::string_view arch, bool mtp,
+                                 std::uint32_t draft_n_max);
+
 std::uint32_t fitUnsetContext(const LlamaProfile& p, std::uint32_t n_ctx_train,
                               std::uint32_t n_seq_max, bool kv_unified);
 

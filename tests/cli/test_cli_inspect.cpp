@@ -88,6 +88,79 @@ private slots:
         QCOMPARE(j["conservative"].get<bool>(), false);
     }
 
+    // A DeepSeek-V3.2 header (3 trunk blocks + 1 nextn; MLA latent 512 + 64; indexer of 64 heads
+    // x 128, top-k 2048): inspect shows the indexer as the file declares it, the indexer key
+    // width per layer, and where each llama.cpp build keeps the nextn block's KV (deepseek32 has
+    // its own create_memory case: the draft context in both).
+    void dsaIndexerFieldsAndTheMtpCachePerBuildAreShown() {
+        GgufWriter w;
+        const std::string a = "deepseek32.";
+        w.set("general.architecture", GgufValue::string("deepseek32"));
+        for (const auto& [k, v] : std::vector<std::pair<std::string, std::uint32_t>>{
+                 {"context_length", 163840},
+                 {"embedding_length", 1024},
+                 {"block_count", 4},
+                 {"nextn_predict_layers", 1},
+                 {"attention.head_count", 8},
+                 {"attention.head_count_kv", 1},
+                 {"attention.key_length", 576},
+                 {"attention.value_length", 512},
+                 {"attention.q_lora_rank", 256},
+                 {"attention.kv_lora_rank", 512},
+                 {"attention.key_length_mla", 192},
+                 {"attention.value_length_mla", 128},
+                 {"attention.indexer.head_count", 64},
+                 {"attention.indexer.key_length", 128},
+                 {"attention.indexer.top_k", 2048},
+                 {"expert_shared_count", 1}})
+            w.set(a + k, GgufValue::u32(v));
+        QVERIFY(w.write(path("dsa.gguf")).has_value());
+        const Run r = runCli({"inspect", QString::fromStdString(path("dsa.gguf")), "--json"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+        QVERIFY2(!j.is_discarded(), r.out.constData());
+        QCOMPARE(j["indexer"]["n_head"].get<int>(), 64);
+        QCOMPARE(j["indexer"]["head_size"].get<int>(), 128);
+        QCOMPARE(j["indexer"]["top_k"].get<int>(), 2048);
+        // The three trunk layers are indexed; the nextn block runs dense MLA (no indexer).
+        QCOMPARE(j["indexer"]["n_indexed_layers"].get<int>(), 3);
+        QCOMPARE(j["layers"][0]["n_embd_indexer_k"].get<int>(), 128);
+        QCOMPARE(j["layers"][3]["n_embd_indexer_k"].get<int>(), 0);
+        QCOMPARE(j["mtp_kv_cache"]["v0.5.0"].get<std::string>(), std::string("draft"));
+        QCOMPARE(j["mtp_kv_cache"]["v0.4.0"].get<std::string>(), std::string("draft"));
+
+        const Run t = runCli({"inspect", QString::fromStdString(path("dsa.gguf"))});
+        QCOMPARE(t.code, 0);
+        QVERIFY2(t.out.contains("64 heads x 128, top-k 2048; keys cached on 3 layers"),
+                 t.out.constData());
+        QVERIFY(t.out.contains("v0.5.0 draft context only"));
+    }
+
+    // glm4moe takes create_memory's default branch, whose nextn filter v0.5.0 added: v0.4.0 kept
+    // the nextn block in the main cache.
+    void theMtpCacheOfADefaultBranchModelDiffersPerBuild() {
+        GgufWriter w;
+        w.set("general.architecture", GgufValue::string("glm4moe"));
+        for (const auto& [k, v] :
+             std::vector<std::pair<std::string, std::uint32_t>>{{"context_length", 131072},
+                                                                {"embedding_length", 1024},
+                                                                {"block_count", 3},
+                                                                {"nextn_predict_layers", 1},
+                                                                {"attention.head_count", 8},
+                                                                {"attention.head_count_kv", 2},
+                                                                {"attention.key_length", 128},
+                                                                {"attention.value_length", 128}})
+            w.set("glm4moe." + k, GgufValue::u32(v));
+        QVERIFY(w.write(path("glm.gguf")).has_value());
+        const Run r = runCli({"inspect", QString::fromStdString(path("glm.gguf")), "--json"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+        QVERIFY2(!j.is_discarded(), r.out.constData());
+        QCOMPARE(j["mtp_kv_cache"]["v0.5.0"].get<std::string>(), std::string("draft"));
+        QCOMPARE(j["mtp_kv_cache"]["v0.4.0"].get<std::string>(), std::string("main"));
+        QCOMPARE(j["indexer"]["head_size"].get<int>(), 0);
+    }
+
     void corruptFileExitsThreeNamingTheFile() {
         QFile f(QString::fromStdString(path("corrupt.gguf")));
         QVERIFY(f.open(QIODevice::WriteOnly));

@@ -191,6 +191,58 @@ private slots:
         QCOMPARE(fitUnsetContext(llamaProfile(version), 131072, nSeq, unified), expected);
     }
 
+    // llama_model::create_memory's default-branch nextn filter (src/llama-model.cpp): v0.4.0
+    // (80fb11ac) applied it to step35, hy_v3, glm-dsa, mimo2 and deepseek32 only; v0.5.0
+    // (de3ff815) to every non-hybrid architecture with nextn blocks.
+    void theNextnFilterCoversEveryArchitectureFromV050_data() {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<bool>("v040");
+        QTest::addColumn<bool>("v050");
+        QTest::newRow("glm4moe") << "glm4moe" << false << true;
+        QTest::newRow("talkie") << "talkie" << false << true;
+        QTest::newRow("mistral4") << "mistral4" << false << true;
+        QTest::newRow("step35") << "step35" << true << true;
+        QTest::newRow("hy_v3") << "hy_v3" << true << true;
+        QTest::newRow("mimo2") << "mimo2" << true << true;
+    }
+    void theNextnFilterCoversEveryArchitectureFromV050() {
+        QFETCH(QString, arch);
+        QFETCH(bool, v040);
+        QFETCH(bool, v050);
+        QCOMPARE(llamaProfile(LlamaVersion::V0_4_0).filtersNextn(arch.toStdString()), v040);
+        QCOMPARE(llamaProfile(LlamaVersion::V0_5_0).filtersNextn(arch.toStdString()), v050);
+    }
+
+    // src/llama-arch.cpp llm_arch_supports_rs_rollback: v0.5.0 added kimi-k3. With MTP the
+    // snapshots are the draft length (common_params_speculative::need_n_rs_seq); without, none.
+    // Measured with llama-server v0.5.0 (CPU, -c 4096 -np 1) on the sparse LFM2-1.2B replica
+    // (tests/validation/models.js; lfm2 is rollback-capable): "n_rs_seq = 0", RS buffer 0.16 MiB
+    // (10 short-conv layers x 2048 x 2 f32 = 163 840 B) without drafting; with --spec-type
+    // draft-mtp --spec-draft-n-max 3, "n_rs_seq = 3" and 0.62 MiB = 163 840 x (1 + 3) before the
+    // MTP context itself failed (the file has no nextn block).
+    void rollbackSnapshotsFollowTheBuildsArchitectureList_data() {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<bool>("mtp");
+        QTest::addColumn<uint>("v040");
+        QTest::addColumn<uint>("v050");
+        QTest::newRow("kimi-k3 drafting") << "kimi-k3" << true << 0u << 3u;
+        QTest::newRow("qwen35 drafting") << "qwen35" << true << 3u << 3u;
+        QTest::newRow("bailingmoe3 drafting") << "bailingmoe3" << true << 3u << 3u;
+        QTest::newRow("nemotron_h_moe drafting") << "nemotron_h_moe" << true << 3u << 3u;
+        QTest::newRow("qwen35 not drafting") << "qwen35" << false << 0u << 0u;
+        QTest::newRow("qwen3next drafting") << "qwen3next" << true << 0u << 0u;
+        QTest::newRow("kimi-linear drafting") << "kimi-linear" << true << 0u << 0u;
+    }
+    void rollbackSnapshotsFollowTheBuildsArchitectureList() {
+        QFETCH(QString, arch);
+        QFETCH(bool, mtp);
+        QFETCH(uint, v040);
+        QFETCH(uint, v050);
+        const std::string a = arch.toStdString();
+        QCOMPARE(recurrentSnapshots(llamaProfile(LlamaVersion::V0_4_0), a, mtp, 3), v040);
+        QCOMPARE(recurrentSnapshots(llamaProfile(LlamaVersion::V0_5_0), a, mtp, 3), v050);
+    }
+
     void theLoadModeIsWrittenAsLoadModeForEveryBuild() {
         LaunchConfig c;
         c.load_mode = LoadMode::MmapMlock;

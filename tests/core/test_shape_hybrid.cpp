@@ -2,9 +2,13 @@
 // (llama_hparams::n_embd_r() / n_embd_s(), src/llama-hparams.cpp) and which keep KV, following
 // llama_model::create_memory's layer filters (src/llama-model.cpp).
 #include "core/shape_test_util.h"
+#include "planner/planner_internal.h"
 
 using namespace headroom;
 using namespace headroom::test;
+
+Q_DECLARE_METATYPE(headroom::LlamaVersion)
+Q_DECLARE_METATYPE(headroom::Posture)
 
 namespace {
 
@@ -13,8 +17,8 @@ namespace {
 // 32 value heads of 128, 512 experts (top-10) of 512, one shared expert, 262144 context.
 // The converter writes ssm.conv_kernel 4, ssm.state_size 128, ssm.group_count 16,
 // ssm.time_step_rank 32, ssm.inner_size 32 x 128 = 4096.
-Header qwen3Next(std::uint32_t blocks, std::uint32_t nextn) {
-    Header h("qwen3next");
+Header qwen3Next(std::uint32_t blocks, std::uint32_t nextn, const std::string& arch = "qwen3next") {
+    Header h(arch);
     h.transformer(262144, 2048, blocks, 16, 2, 256)
         .u32("ssm.conv_kernel", 4)
         .u32("ssm.state_size", 128)
@@ -79,6 +83,49 @@ private slots:
             trunk_full += s.layers[il].attention == AttentionKind::Full;
         }
         QCOMPARE(trunk_full, 12);
+    }
+
+    // MTP drafting keeps n_rs_seq recurrent-state snapshots per sequence for rollback on the
+    // architectures of llama.cpp's src/llama-arch.cpp llm_arch_supports_rs_rollback
+    // (common/common.h need_n_rs_seq = draft.n_max for --spec-type draft-mtp; Headroom writes
+    // --spec-draft-n-max 3), and the llama_memory_recurrent ctor allocates
+    // mem_size x (1 + n_rs_seq) rows (src/llama-memory-recurrent.cpp).
+    // 8 trunk blocks + 1 nextn: layer 0 is a gated-delta-net layer whose state per row is
+    // (24 576 + 524 288) f32 x 4 B = 2 195 456 B (see the 80B test above); one sequence.
+    void mtpRollbackSnapshotsMultiplyTheRecurrentState_data() {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<LlamaVersion>("version");
+        QTest::addColumn<Posture>("posture");
+        QTest::addColumn<uint>("n_rs_seq");
+        QTest::addColumn<qulonglong>("state");
+        const qulonglong row = 2195456;
+        // qwen35 is in both builds' rollback list: MTP (lean or stacked) -> 1 + 3 rows.
+        QTest::newRow("qwen35 v0.5.0 lean")
+            << "qwen35" << LlamaVersion::V0_5_0 << Posture::Lean << 3u << 4 * row;
+        QTest::newRow("qwen35 v0.4.0 stacked")
+            << "qwen35" << LlamaVersion::V0_4_0 << Posture::Stacked << 3u << 4 * row;
+        QTest::newRow("qwen35moe v0.5.0 lean")
+            << "qwen35moe" << LlamaVersion::V0_5_0 << Posture::Lean << 3u << 4 * row;
+        // Without MTP llama.cpp asks for no snapshots: one row.
+        QTest::newRow("qwen35 v0.5.0 plain")
+            << "qwen35" << LlamaVersion::V0_5_0 << Posture::Plain << 0u << row;
+        // Qwen3-Next is not rollback-capable: the llama_context ctor clamps n_rs_seq to 0.
+        QTest::newRow("qwen3next v0.5.0 lean")
+            << "qwen3next" << LlamaVersion::V0_5_0 << Posture::Lean << 0u << row;
+    }
+    void mtpRollbackSnapshotsMultiplyTheRecurrentState() {
+        QFETCH(QString, arch);
+        QFETCH(LlamaVersion, version);
+        QFETCH(Posture, posture);
+        QFETCH(uint, n_rs_seq);
+        QFETCH(qulonglong, state);
+        const ModelShape s = qwen3Next(9, 1, arch.toStdString()).shape();
+        QVERIFY(s.mtpCapable());
+        PlanOptions po;
+        po.llama_version = version;
+        const ResolvedOptions o = detail::resolve(s, po, HardwareSnapshot{}, posture);
+        QCOMPARE(o.n_rs_seq, n_rs_seq);
+        QCOMPARE(priceContext(s, o, 4096).layers[0].state, Bytes{state});
     }
 
     // An explicit attention.recurrent_layers array wins over the interval.

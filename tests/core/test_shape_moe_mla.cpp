@@ -55,10 +55,11 @@ private slots:
 
     // zai-org/GLM-4.5-Air: 46 layers + 1 nextn block (block_count 47), hidden 4096, 96 heads,
     // 8 KV heads, head_dim 128, 128 experts (top-8) of 1408, 1 shared, first_k_dense_replace 1.
-    // glm4moe's create_memory path has no layer filter, so the main cache covers the nextn
-    // block; its weights are skipped unless MTP is loaded (src/models/glm4-moe.cpp
-    // load_arch_tensors: TENSOR_SKIP when !ml.load_mtp).
-    void glm45AirNextnBlockIsInTheMainCache() {
+    // glm4moe takes create_memory's default branch: llama.cpp v0.5.0 filters the nextn block out
+    // of the main cache (v0.4.0 did not: see test_shape_v05_archs' nextn test, per build); its
+    // weights are skipped unless MTP is loaded (src/models/glm4-moe.cpp load_arch_tensors:
+    // TENSOR_SKIP when !ml.load_mtp).
+    void glm45AirNextnBlockIsLeftOutOfTheMainCache() {
         auto s = Header("glm4moe")
                      .transformer(131072, 4096, 47, 96, 8, 128)
                      .u32("nextn_predict_layers", 1)
@@ -74,7 +75,8 @@ private slots:
         QCOMPARE(s.n_mtp_layers, 1u);
         QCOMPARE(countKind(s, AttentionKind::Full), 47);
         QVERIFY(s.layers[46].is_mtp);
-        QVERIFY(s.layers[46].in_main_cache);
+        QVERIFY(!s.layers[46].in_main_cache);
+        QVERIFY(s.nextn_default_filter);
         QCOMPARE(s.layers[46].n_embd_k_gqa, 1024u); // 8 x 128
         QVERIFY(!s.layers[45].is_mtp);
         // Q8_0: 34 bytes per 32 elements. eh_proj 8192 x 4096 = 33554432 elements

@@ -8,6 +8,8 @@
 using namespace headroom;
 using namespace headroom::test;
 
+Q_DECLARE_METATYPE(headroom::LlamaVersion)
+
 namespace {
 
 // DeepSeek-V3.2-Exp config.json: 61 layers + 1 MTP block, hidden 7168, 128 heads,
@@ -53,6 +55,19 @@ Header glmDsa(std::uint32_t ctx) {
         .u32("expert_used_count", 8)
         .u32("expert_shared_count", 1)
         .u32("nextn_predict_layers", 1);
+    return h;
+}
+
+// A small DeepSeek-V4 file (the sizes of the llama-server check below): hidden 256, 4 blocks,
+// 8 heads, 1 KV head of 128, window 128, indexer 4 heads of 64 (top-k 64).
+Header deepseek4(const std::vector<std::uint32_t>& ratios) {
+    Header h("deepseek4");
+    h.transformer(1048576, 256, 4, 8, 1, 128)
+        .u32("attention.sliding_window", 128)
+        .u32("attention.indexer.head_count", 4)
+        .u32("attention.indexer.key_length", 64)
+        .u32("attention.indexer.top_k", 64)
+        .arr("attention.compress_ratios", ratios);
     return h;
 }
 
@@ -493,6 +508,84 @@ private slots:
         QCOMPARE(p.mtp_kv_k, Bytes{0});
     }
 
+    // The nextn layout is a llama.cpp version difference (LlamaProfile::filtersNextn).
+    // create_memory's default branch, llama.cpp v0.5.0 (de3ff815) src/llama-model.cpp: every
+    // non-hybrid architecture with n_layer_nextn > 0 keeps il < n_layer() in the main cache and
+    // il >= n_layer() in the MTP context. v0.4.0 (80fb11ac), same function: that filter only for
+    // step35, hy_v3, glm-dsa, mimo2 and deepseek32; the others' main cache holds the nextn
+    // block and their MTP context, unfiltered, caches every layer again.
+    // Each file: 4 trunk blocks + 1 nextn block, 8 KV heads of 128 = 1024 f16 = 2048 B per cell,
+    // so one layer's K at 4096 cells is 2048 x 4096 = 8 388 608 B.
+    // Measured with llama-server v0.5.0 (CPU build, -c 4096 -np 1 -fit off) on a sparse glm4moe
+    // replica of GLM-4.5-Air's tensors (3 trunk blocks + the nextn block, 16 experts):
+    // "llama_kv_cache: size = 48.00 MiB (4096 cells, 3 layers)" without MTP, and with
+    // --spec-type draft-mtp a second cache "16.00 MiB (4096 cells, 1 layers)": 3 x 16 MiB in the
+    // main cache and the nextn block alone in the draft context, as the v0.5.0 rows price it.
+    void nextnBlockPlacementFollowsTheLlamaCppBuild_data() {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<LlamaVersion>("version");
+        QTest::addColumn<bool>("mtp");
+        QTest::addColumn<qulonglong>("nextn_k");  // the nextn block's K (main or draft cache)
+        QTest::addColumn<qulonglong>("draft_k");  // the draft context's copy of other layers
+        QTest::addColumn<qulonglong>("total_kv"); // K + V of everything
+        const qulonglong layer = 8388608;
+        // v0.5.0, MTP off: the nextn block is cached nowhere; 4 trunk layers x (K + V).
+        QTest::newRow("glm4moe v0.5.0 off")
+            << "glm4moe" << LlamaVersion::V0_5_0 << false << 0ull << 0ull << 4 * 2 * layer;
+        // v0.5.0, MTP on: the draft context caches the nextn block alone: 5 x (K + V).
+        QTest::newRow("glm4moe v0.5.0 on")
+            << "glm4moe" << LlamaVersion::V0_5_0 << true << layer << 0ull << 5 * 2 * layer;
+        // v0.4.0, MTP off: the main cache holds all 5 blocks (GLM-4.5-Air measured this way:
+        // 47 x 16 MiB = 752 MiB at 4096 cells, tests/validation/measured.json).
+        QTest::newRow("glm4moe v0.4.0 off")
+            << "glm4moe" << LlamaVersion::V0_4_0 << false << layer << 0ull << 5 * 2 * layer;
+        // v0.4.0, MTP on: the unfiltered draft context caches all 5 layers again: K 5 x layer,
+        // total (5 main + 5 draft) x (K + V).
+        QTest::newRow("glm4moe v0.4.0 on")
+            << "glm4moe" << LlamaVersion::V0_4_0 << true << layer << 5 * layer << 10 * 2 * layer;
+        // talkie is new in the v0.5.0 table but loads in v0.4.0 too, where it was not filtered.
+        QTest::newRow("talkie v0.4.0 off")
+            << "talkie" << LlamaVersion::V0_4_0 << false << layer << 0ull << 5 * 2 * layer;
+        QTest::newRow("talkie v0.5.0 off")
+            << "talkie" << LlamaVersion::V0_5_0 << false << 0ull << 0ull << 4 * 2 * layer;
+        // hy_v3 was already filtered in v0.4.0: both builds cache it in the draft context only.
+        QTest::newRow("hy_v3 v0.4.0 off")
+            << "hy_v3" << LlamaVersion::V0_4_0 << false << 0ull << 0ull << 4 * 2 * layer;
+        QTest::newRow("hy_v3 v0.4.0 on")
+            << "hy_v3" << LlamaVersion::V0_4_0 << true << layer << 0ull << 5 * 2 * layer;
+    }
+    void nextnBlockPlacementFollowsTheLlamaCppBuild() {
+        QFETCH(QString, arch);
+        QFETCH(LlamaVersion, version);
+        QFETCH(bool, mtp);
+        QFETCH(qulonglong, nextn_k);
+        QFETCH(qulonglong, draft_k);
+        QFETCH(qulonglong, total_kv);
+        Header h(arch.toStdString());
+        h.transformer(131072, 4096, 5, 32, 8, 128).u32("nextn_predict_layers", 1);
+        const ModelShape s = h.shape();
+        QVERIFY(s.layers[4].is_mtp);
+        QVERIFY(s.nextn_default_filter);
+        QVERIFY(!s.layers[4].in_main_cache); // the v0.5.0 layout is the shape's own
+        ResolvedOptions o;
+        o.llama_version = version;
+        o.mtp = mtp;
+        const ContextPrice p = priceContext(s, o, 4096);
+        QCOMPARE(p.layers[4].kv_k, Bytes{nextn_k});
+        QCOMPARE(p.mtp_kv_k, Bytes{draft_k});
+        QCOMPARE(p.kvTotal(), Bytes{total_kv});
+    }
+
+    // DeepSeek-V3.2 has a create_memory case of its own, the same in both builds: the nextn block
+    // is never in the main cache, whatever version is priced.
+    void deepseekV32NextnLayoutIsTheSameInBothBuilds() {
+        const ModelShape s = deepseek32(1).shape();
+        QVERIFY(!s.nextn_default_filter);
+        ResolvedOptions o;
+        o.llama_version = LlamaVersion::V0_4_0;
+        QCOMPARE(priceContext(s, o, 4096).layers[61].kv_k, Bytes{0});
+    }
+
     // Plain full-attention families: load_arch_hparams reads nothing that changes the cache.
     void plainArchitectures_data() {
         QTest::addColumn<QString>("arch");
@@ -574,6 +667,170 @@ private slots:
         QVERIFY(r.error().message.find("not a text-generation model") != std::string::npos);
     }
 
+    // DeepSeek-V4, create_memory's LLM_ARCH_DEEPSEEK4 branch: llama_kv_cache_dsv4
+    // (src/llama-kv-cache-dsv4.cpp). A small 4-layer file: 1 KV head of 128, window 128, indexer
+    // keys of 64, compress_ratios [0, 4, 128, 4]. Measured with llama-server v0.5.0 (CPU,
+    // -c 4096 -np 1 -fit off) on a sparse replica of exactly these sizes (tensors enumerated from
+    // the v0.5.0 loader): raw SWA cache 0.75 MiB (768 cells, 4 layers, K only), CSA 0.50 MiB
+    // (1024 cells, 2 layers), HCA 0.06 MiB (256 cells, 1 layer), indexer 0.25 MiB (1024 cells,
+    // 2 layers); compressor state csa 0.03, hca 0.12, lid 0.02 MiB. With -np 2 -kvu every one
+    // doubled (raw 1.50, CSA 1.00, HCA 0.12, indexer 0.50; states "streams = 2").
+    void deepseekV4KeepsARawWindowCompressedCachesAndCompressorState() {
+        const ModelShape s = deepseek4({0, 4, 128, 4}).shape();
+        QVERIFY(!s.conservative);
+        QCOMPARE(countKind(s, AttentionKind::SlidingWindow), 4);
+        QCOMPARE(s.layers[0].n_embd_k_gqa, 128u);
+        QCOMPARE(s.layers[0].n_embd_v_gqa, 0u); // dsv4_make_k_only: K only
+        QCOMPARE(s.layers[1].compress_ratio, 4u);
+        QCOMPARE(s.layers[1].n_embd_comp_indexer_k, 64u);
+        QCOMPARE(s.layers[2].compress_ratio, 128u);
+        QCOMPARE(s.layers[2].n_embd_comp_indexer_k, 0u);
+        // Compressor state per sequence: CSA 32 x (128 + 64) = 6 144, HCA 256 x 128 = 32 768.
+        QCOMPARE(s.layers[1].recurrent_s, 6144ull);
+        QCOMPARE(s.layers[2].recurrent_s, 32768ull);
+        QCOMPARE(s.layers[0].recurrent_s, 0ull);
+
+        ResolvedOptions o; // f16, flash attention, one sequence, ub 512
+        const ContextPrice p = priceContext(s, o, 4096);
+        // Raw window: pad256(min(4096, 128 + 512)) = 768 cells x 128 x 2 B = 196 608.
+        QCOMPARE(p.layers[0].kv_k, Bytes{196608});
+        QCOMPARE(p.layers[0].kv_v, Bytes{0});
+        // CSA: + pad256(ceil(4096 / 4)) = 1024 cells x (128 + 64) x 2 B = 393 216 -> 589 824.
+        QCOMPARE(p.layers[1].kv_k, Bytes{589824});
+        // HCA: + pad256(ceil(4096 / 128) = 32) = 256 cells x 256 B = 65 536 -> 262 144.
+        QCOMPARE(p.layers[2].kv_k, Bytes{262144});
+        // 196 608 + 2 x 589 824 + 262 144 = 1 638 400 = 1.5625 MiB, the measured
+        // 0.75 + 0.50 + 0.0625 + 0.25 MiB.
+        QCOMPARE(p.kvTotal(), Bytes{1638400});
+        // State: 6 144 x 4 B = 24 576 (CSA), 32 768 x 4 B = 131 072 (HCA);
+        // 2 x 24 576 + 131 072 = 180 224, the measured 0.03125 + 0.125 + 0.015625 MiB.
+        QCOMPARE(p.stateTotal(), Bytes{180224});
+
+        // --kv-unified with 2 sequences: n_ctx_seq stays 4096, yet llama_kv_cache_dsv4 keeps
+        // one stream per sequence, so every cache doubles: 2 x 1 638 400 = 3 276 800 (measured
+        // 1.50 + 1.00 + 0.125 + 0.50 MiB).
+        o.n_seq = 2;
+        o.kv_unified = true;
+        QCOMPARE(priceContext(s, o, 4096).kvTotal(), Bytes{3276800});
+
+        // MTP drafting on deepseek4 (rollback-capable, llm_arch_supports_rs_rollback) keeps
+        // 1 + 3 state planes per stream: 4 x 180 224 = 720 896 for one sequence.
+        o.n_seq = 1;
+        o.kv_unified = false;
+        o.n_rs_seq = 3;
+        QCOMPARE(priceContext(s, o, 4096).stateTotal(), Bytes{720896});
+    }
+
+    // Qwen4-Exp, create_memory's hybrid branch with needs_mem_idx: llama_memory_hybrid_idx
+    // (src/llama-memory-hybrid-idx.cpp). A small file: 8 blocks, hidden 256, 2 KV heads of 128,
+    // GDN conv 4 / inner 512 / state 64 / 4 groups, full attention every 4th layer (3 and 7),
+    // indexer keys of 64, hyper-connections 4, and the PLE module on layer 0 (n-gram 3, 2 heads
+    // per n-gram, conv kernel 4). Measured with llama-server v0.5.0 (CPU, -c 4096 -np 1) on a
+    // sparse replica of these sizes without the PLE module (tensors enumerated from the v0.5.0
+    // loader, 4 experts added): attention cache 8.00 MiB (2 layers), indexer KV cache 1.00 MiB
+    // (2 layers, K only), recurrent R 0.07 MiB and S 0.75 MiB (6 x 3 072 and 6 x 32 768 f32):
+    // the 9 437 184 B of KV below and 897 024 - 36 864 (the PLE row) = 860 160 B of state.
+    void qwen4ExpCachesIndexerKeysOnAttentionLayersAndThePleHistory() {
+        Header h("qwen4exp");
+        h.transformer(262144, 256, 8, 8, 2, 128)
+            .u32("ssm.conv_kernel", 4)
+            .u32("ssm.inner_size", 512)
+            .u32("ssm.state_size", 64)
+            .u32("ssm.group_count", 4)
+            .u32("ssm.time_step_rank", 8)
+            .u32("hyper_connection.count", 4)
+            .u32("hyper_connection.low_rank", 16)
+            .u32("attention.indexer.head_count", 4)
+            .u32("attention.indexer.key_length", 64)
+            .u32("attention.indexer.top_k", 256)
+            .arr("ple.layers", {0})
+            .u32("ple.ngram_size", 3)
+            .u32("ple.heads_per_ngram", 2)
+            .u32("ple.conv_kernel", 4)
+            .u32("embedding_length_per_layer_input", 64);
+        const ModelShape s = h.shape();
+        QVERIFY(!s.conservative);
+        QCOMPARE(countKind(s, AttentionKind::Full), 2);
+        QCOMPARE(countKind(s, AttentionKind::Recurrent), 6);
+        QCOMPARE(s.layers[3].n_embd_indexer_k, 64u);
+        QCOMPARE(s.layers[0].n_embd_indexer_k, 0u);
+        // n_embd_r = (4 - 1) x (512 + 2 x 4 x 64) = 3 072; n_embd_s = 64 x 512 = 32 768. The PLE
+        // row on layer 0: (4 - 1) x 3 x 4 x 256 = 9 216 more, 12 288 in all.
+        QCOMPARE(s.layers[1].recurrent_r, 3072ull);
+        QCOMPARE(s.layers[0].recurrent_r, 12288ull);
+        QCOMPARE(s.layers[0].recurrent_s, 32768ull);
+
+        ResolvedOptions o; // f16, flash attention, one sequence
+        const ContextPrice p = priceContext(s, o, 4096);
+        // Layer 3: K (256 + indexer 64) x 2 B x 4096 = 2 621 440; V 256 x 2 B x 4096 = 2 097 152.
+        QCOMPARE(p.layers[3].kv_k, Bytes{2621440});
+        QCOMPARE(p.layers[3].kv_v, Bytes{2097152});
+        // 2 attention layers x (2 621 440 + 2 097 152) = 9 437 184.
+        QCOMPARE(p.kvTotal(), Bytes{9437184});
+        // State: (12 288 + 32 768) x 4 B = 180 224 on layer 0, (3 072 + 32 768) x 4 B = 143 360
+        // on the other 5 linear layers: 180 224 + 716 800 = 897 024.
+        QCOMPARE(p.stateTotal(), Bytes{897024});
+    }
+
+    void qwen4ExpWithOneHyperConnectionIsRefused() {
+        Header h("qwen4exp");
+        h.transformer(262144, 256, 4, 8, 2, 128)
+            .u32("ssm.conv_kernel", 4)
+            .u32("ssm.inner_size", 512)
+            .u32("ssm.state_size", 64)
+            .u32("ssm.group_count", 4)
+            .u32("ssm.time_step_rank", 8)
+            .u32("hyper_connection.count", 1)
+            .u32("hyper_connection.low_rank", 16)
+            .u32("attention.indexer.head_count", 4)
+            .u32("attention.indexer.key_length", 64)
+            .u32("attention.indexer.top_k", 256);
+        auto r = shapeFromInput(h.input());
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.find("hyper_connection.count") != std::string::npos,
+                 r.error().message.c_str());
+    }
+
+    void deepseekV4WithTooFewCompressRatiosIsRefused() {
+        // 3 ratios for 4 blocks: load_arch_hparams throws "compress_ratios is shorter than
+        // block_count".
+        auto r = shapeFromInput(deepseek4({0, 4, 128}).input());
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.find("fewer than block_count") != std::string::npos,
+                 r.error().message.c_str());
+    }
+
+    // Drafter files (src/models/eagle3.cpp, dflash.cpp: target_layers; gemma4-assistant: KV
+    // shared with the target context) are loaded beside a target with -md and --spec-type;
+    // alone they are refused by name, with the flags that load them.
+    void drafterFilesAreRefusedByNameWithTheFlagsThatLoadThem_data() {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QString>("spec_type");
+        QTest::newRow("eagle3") << "eagle3"
+                                << "draft-eagle3";
+        QTest::newRow("dflash") << "dflash"
+                                << "draft-dflash";
+        QTest::newRow("gemma4-assistant") << "gemma4-assistant"
+                                          << "draft-mtp";
+    }
+    void drafterFilesAreRefusedByNameWithTheFlagsThatLoadThem() {
+        QFETCH(QString, arch);
+        QFETCH(QString, spec_type);
+        Header h(arch.toStdString());
+        h.transformer(131072, 2048, 1, 16, 4, 128);
+        auto r = shapeFromInput(h.input());
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::Unsupported);
+        QVERIFY2(r.error().message.find("speculative-decoding drafter") != std::string::npos,
+                 r.error().message.c_str());
+        QVERIFY(r.error().message.find(arch.toStdString()) != std::string::npos);
+        // The whole advice is in the message: the CLI prints the message only.
+        QVERIFY2(r.error().message.find("--spec-type " + spec_type.toStdString()) !=
+                     std::string::npos,
+                 r.error().message.c_str());
+        QVERIFY(r.error().message.find("plan the target model") != std::string::npos);
+    }
+
     // per_layer_token_embd (Gemma 3n, Gemma 4) is LLM_TENSOR_LAYER_INPUT (src/llama-arch.cpp):
     // llama.cpp keeps it on the CPU with token_embd, so it is input-layer weight, not "other"
     // weight that follows the output layer onto the GPU.
@@ -600,7 +857,7 @@ private slots:
              {"deepseek32", "glm-dsa",  "kimi-linear", "kimi-k3",   "bailingmoe3", "minimax-01",
               "plamo2",     "plamo3",   "cohere2moe",  "step35",    "mimo2",       "maple",
               "mellum",     "laguna",   "talkie",      "maincoder", "hy_v3",       "hunyuan-dense",
-              "hunyuan_vl", "mistral4", "hy_v4",       "nanbeige"})
+              "hunyuan_vl", "mistral4", "hy_v4",       "nanbeige",  "deepseek4",   "qwen4exp"})
             QVERIFY2(isSupportedArchitecture(a), a);
         QVERIFY(!isSupportedArchitecture("bert"));
     }
