@@ -111,16 +111,22 @@ void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPri
         Bytes extra = 0;
         // Chunking. Without flash attention, scores larger than what a chunk holds beside the rest
         // of the layer peak are allocated in a chunk of their own and the softmax over them in
-        // another (Llama-3.1-8B at 16K: 64 + 1024 + 1024 MiB measured): count them twice.
-        Bytes layer_peak = layer;
-        if (scores > 0 && layer > kChunk) layer_peak = satAdd(layer_peak, scores);
-        // The layer and logits peaks share one chunk only when both fit in it; otherwise the
-        // logits land in a chunk of their own above the layer peak's (Llama-3.1-8B, ub 2048:
-        // 464 + 1002 MiB measured against a packed peak of 1066).
+        // another (Llama-3.1-8B at 16K: 120 + 1024 + 1024 MiB measured): count them twice. The
+        // logits then fit in a freed scores chunk when they are no larger.
+        const bool doubled = scores > 0 && layer > kChunk;
+        const Bytes layer_peak = doubled ? satAdd(layer, scores) : layer;
         const Bytes packed = std::max(layer, logits);
-        const Bytes chunked = satAdd(layer_peak, logits) > kChunk && layer_peak > 0 && logits > 0
-                                  ? satAdd(layer_peak, logits)
-                                  : std::max(layer_peak, logits);
+        Bytes chunked = std::max(layer_peak, logits);
+        if (!(doubled && logits <= scores) && layer_peak > 0 && logits > 0 &&
+            satAdd(layer_peak, logits) > kChunk) {
+            // The layer and logits peaks do not fit one chunk together: the logits tensor
+            // (result_output, [n_vocab, n_ubatch] f32, the output matmul of models/*.cpp) lands in
+            // a chunk of its own above the larger of the layer peak and what lives beside the
+            // logits (Llama-3.1-8B, ub 2048: 464 + 1002 MiB measured against a packed peak of
+            // 1066).
+            const Bytes result = satMul(satMul(4, ub), model.n_vocab);
+            chunked = satAdd(std::max(layer_peak, satSub(logits, result)), result);
+        }
         extra = satAdd(extra, satSub(chunked, packed));
         // Op offload: the first device (the scheduler tries backends in order) runs the ops whose
         // weights stay in host memory and holds a copy of the weight being used.

@@ -76,23 +76,26 @@ private slots:
     }
 
     void logitsAndLayerPeakThatCannotShareAChunkAreSummed() {
-        // ub 2048: logits 4 x 2048 x 128256 B = 1002 MiB; with the layer peak (FFN: 4 x 2048 x
-        // (3 x 16384 + 3 x 4096) B + 16 MiB mask = 496 MiB) over 1 GiB, so the logits take a chunk
-        // of their own: the device pays the layer peak on top of the packed maximum (the logits).
+        // ub 2048: the logits tensor is 4 x 2048 x 128256 B = 1002 MiB; with the layer peak (FFN:
+        // 4 x 2048 x (3 x 16384 + 3 x 4096) B + 16 MiB mask = 496 MiB) over 1 GiB, so it takes a
+        // chunk of its own above the layer peak (larger than the 64 MiB + 8 KiB of rows beside the
+        // logits): layer peak + logits tensor instead of the packed logits peak.
         const Pair p = price(4096, 2048, true, 33);
-        QVERIFY(p.price.compute_logits > p.price.compute_layer);
+        const Bytes result = Bytes{4} * 2048 * 128256;
+        QCOMPARE(p.price.compute_layer, 496 * MiB);
+        QCOMPARE(p.price.compute_logits - result, 64 * MiB + 8 * KiB);
         QCOMPARE(p.vulkan.devices[0].compute - p.cuda.devices[0].compute,
-                 p.price.compute_layer + 15 * MiB);
+                 496 * MiB + result - p.price.compute_logits + 15 * MiB);
     }
 
     void scoresOfAChunkOrMoreWithoutFlashAttentionAreCountedTwice() {
         // 16K, ub 512, FA off: the scores are [16384, 512, 32] f32 = 1 GiB, so the layer peak is
-        // over a chunk: + 1 GiB for the softmax's own chunk, and the logits (250.5 MiB + rows) no
-        // longer share a chunk with it: + the logits peak.
+        // over a chunk: + 1 GiB for the softmax's own chunk; the logits peak (250.5 MiB + rows)
+        // fits in a freed scores chunk.
         const Pair p = price(16384, 512, false, 33);
         QVERIFY(p.price.compute_layer > GiB);
-        QCOMPARE(p.vulkan.devices[0].compute - p.cuda.devices[0].compute,
-                 GiB + p.price.compute_logits + 15 * MiB);
+        QVERIFY(p.price.compute_logits < GiB);
+        QCOMPARE(p.vulkan.devices[0].compute - p.cuda.devices[0].compute, GiB + 15 * MiB);
     }
 
     void hostWeightsRunOnTheFirstDeviceWhoseComputeHoldsACopy_data() {
