@@ -8,6 +8,7 @@
 #include "modelpicker.h"
 #include "optionspanel.h"
 #include "proberunner.h"
+#include "verifypanel.h"
 #include "whypanel.h"
 
 #include "core/catalog.h"
@@ -171,6 +172,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     m_charts = new ChartsPanel;
     m_why = new WhyPanel;
     m_export = new ExportPanel;
+    m_verify = new VerifyPanel;
 
     m_banner = new QLabel;
     m_banner->setObjectName(QStringLiteral("errorBanner"));
@@ -196,6 +198,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     bl->setContentsMargins(0, 0, 0, 0);
     bl->addWidget(m_why);
     bl->addWidget(m_export);
+    bl->addWidget(m_verify);
     bl->addStretch(1);
     // The verdict, its numbers, the remedies and the export scroll when the window is short
     // (1366×768, 200 %): cut-off remedy rows would hide the fix the user is looking for.
@@ -242,6 +245,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
         m_charts->showMessage(tr("Not planned: %1").arg(message));
         m_why->clear(tr("No plan: %1").arg(message));
         m_export->clear();
+        m_verify->clear();
     });
     connect(m_picker, &ModelPicker::modelSelected, this, &MainWindow::onModelSelected);
     connect(m_why, &WhyPanel::remedyChosen, this, [this](const PlanOptions& o) {
@@ -298,6 +302,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
         m_charts->showMessage(tr("Cannot plan these inputs: %1").arg(message));
         m_why->clear(tr("No plan: %1").arg(message));
         m_export->clear();
+        m_verify->clear();
     });
     connect(m_charts, &ChartsPanel::rungActivated, m_why, &WhyPanel::selectRung);
     connect(m_why, &WhyPanel::rungShown, m_export, &ExportPanel::setRung);
@@ -484,6 +489,7 @@ void MainWindow::onPlan(const Plan& plan) {
     }
     m_why->setPlan(plan, withoutMtp ? &*withoutMtp : nullptr, growthText(plan, *m_controller));
     m_export->setPlan(plan);
+    m_verify->setPlan(plan);
     setWindowTitle(
         tr("%1 — Headroom").arg(qs(plan.model.name.empty() ? plan.model.id : plan.model.name)));
 }

@@ -21,6 +21,7 @@ namespace headroom::ui {
 
 class ChartsPanel;
 class ExportPanel;
+class VerifyPanel;
 class HardwarePanel;
 class ModelPicker;
 class OptionsPanel;
@@ -83,6 +84,7 @@ private:
     ChartsPanel* m_charts;
     WhyPanel* m_why;
     ExportPanel* m_export;
+    VerifyPanel* m_verify;
     QSplitter* m_splitter;
     QSplitter* m_right_splitter;
     QLabel* m_banner;

@@ -5,11 +5,9 @@
 // plans price with and show ("verified on this machine, llama.cpp build …").
 #include "commands.h"
 #include "hardware_json.h"
-#include "launch/launch_config.h"
 #include "plan_args.h"
 #include "text_file.h"
-#include "verify/server_run.h"
-#include "verify/verify.h"
+#include "verify/verify_run.h"
 
 #include <iostream>
 #include <sys/stat.h>
@@ -42,15 +40,8 @@ int run(const VerifyCommand& c) {
                     "verify loads the model in llama.cpp: give a local GGUF file (not --model "
                     "or a remote address)",
                     kExitBadArguments);
-    const std::string given = c.server.empty() ? std::string("llama-server") : c.server;
-    const std::string program = findProgram(given);
-    if (program.empty())
-        return fail(cmd,
-                    "cannot run '" + given + "': " +
-                        (given.find('/') != std::string::npos
-                             ? "no such executable file"
-                             : "not found in PATH (give --llama-server PATH)"),
-                    kExitUnreadableInput);
+    if (auto program = resolveLlamaServer(c.server); !program)
+        return fail(cmd, program.error().message, exitCodeFor(program.error()));
 
     auto plan = buildPlan(c.model, c.hardware, c.options);
     if (!plan) {
@@ -58,69 +49,13 @@ int run(const VerifyCommand& c) {
         return fail(cmd, e.details.empty() ? e.message : e.message + " (" + e.details + ")",
                     exitCodeFor(e));
     }
-    if (!plan->launch || plan->decision.rung_index < 0 ||
-        plan->decision.rung_index >= static_cast<int>(plan->rungs.size()))
-        return fail(cmd,
-                    "the plan refuses every context on this machine, so there is no launch to "
-                    "verify (see `headroom-cli plan`)",
-                    kExitBadArguments);
-    const Rung& rung = plan->rungs[static_cast<std::size_t>(plan->decision.rung_index)];
-
-    // The plan's launch, plus what only this run needs: a private port on loopback, no warm-up
-    // decode (it computes nothing the buffers depend on), and the log level that prints
-    // llama.cpp's buffer lines (info, -lv 4 in llama-server's common/log.h levels).
-    const int port = ephemeralLoopbackPort();
-    if (port == 0) return fail(cmd, "no free TCP port on 127.0.0.1", kExitProbeFailed);
-    std::vector<std::string> args = {"-m", c.model.path};
-    for (const auto& a : llamaServerArgs(*plan->launch))
-        args.push_back(a);
-    for (const char* a : {"--host", "127.0.0.1", "--port"})
-        args.emplace_back(a);
-    args.push_back(std::to_string(port));
-    for (const char* a : {"--no-warmup", "-lv", "4"})
-        args.emplace_back(a);
-
-    if (!c.json) std::cerr << "running " << program << " (at most " << c.timeout_s << " s)\n";
-    const ServerRun r =
-        runUntilLoaded(program, args, c.timeout_s * 1000, [](const std::string& log) {
-            return log.find("server is listening") != std::string::npos ||
-                   log.find("listening on") != std::string::npos;
+    auto run = verifyOnLlamaServer(
+        *plan, c.model.path, c.server, c.timeout_s, [&c](const std::string& program) {
+            if (!c.json)
+                std::cerr << "running " << program << " (at most " << c.timeout_s << " s)\n";
         });
-    const ServerLog log = parseServerLog(r.log);
-    auto tail = [&]() {
-        std::string t;
-        for (const auto& e : log.errors)
-            t += "\n  " + e;
-        return t;
-    };
-    switch (r.status) {
-    case ServerRun::Status::StartFailed:
-        return fail(cmd, "cannot run '" + program + "': " + r.why, kExitUnreadableInput);
-    case ServerRun::Status::TimedOut:
-        if (log.buffer_lines == 0)
-            return fail(cmd,
-                        "'" + program + "' did not load the model within " +
-                            std::to_string(c.timeout_s) + " s (stopped)" + tail(),
-                        kExitProbeFailed);
-        break; // loaded but never said it listens: the buffers are still what it allocated
-    case ServerRun::Status::Exited:
-        return fail(cmd,
-                    "'" + program + "' exited before the model was loaded (" +
-                        (r.signal ? "signal " + std::to_string(r.signal)
-                                  : "exit code " + std::to_string(r.exit_code)) +
-                        ")" + tail(),
-                    kExitProbeFailed);
-    case ServerRun::Status::Ready:
-        break;
-    }
-    if (log.buffer_lines == 0)
-        return fail(cmd,
-                    "'" + program +
-                        "' printed no buffer lines (\"... model buffer size = ... MiB\"): not a "
-                        "llama.cpp llama-server, or one that logs differently",
-                    kExitProbeFailed);
-
-    const VerifyReport report = compareWithPlan(*plan, rung, log, c.model.path);
+    if (!run) return fail(cmd, run.error().message, exitCodeFor(run.error()));
+    const VerifyReport& report = run->report;
     if (!c.save_calibration.empty()) {
         struct stat st {};
         HardwareSnapshot hw = plan->hardware;
@@ -134,8 +69,8 @@ int run(const VerifyCommand& c) {
         if (auto ok = saveHardwareProfile(c.save_calibration, hw, true); !ok)
             return fail(cmd, "--save-calibration: " + ok.error().message, kExitUnreadableInput);
     }
-    std::vector<std::string> argv = {program};
-    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<std::string> argv = {run->program};
+    argv.insert(argv.end(), run->args.begin(), run->args.end());
     if (c.json)
         std::cout << dumpJson(verifyReportToJson(report, argv)) << "\n";
     else

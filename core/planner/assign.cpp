@@ -154,6 +154,7 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     const std::uint32_t n_layer_all = model.nLayer();
     std::vector<bool> dev_has_layers(n_dev, false);
     bool host_has_layers = false;
+    std::vector<int> layer_dev(n_layer_all, -1);
 
     for (std::uint32_t il = 0; il < n_layer_all; ++il) {
         const LayerPrice& lp = price.layers[il];
@@ -162,6 +163,7 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         // 2-D weight matrices are spread over the devices by -ts (llama.cpp's split buffer type;
         // 3-D expert banks are not split). Layers do not move between devices.
         if (row && d >= 0) d = 0;
+        layer_dev[il] = d;
         Terms& t = d >= 0 ? a.devices[d] : a.host;
         if (d >= 0)
             dev_has_layers[d] = true;
@@ -239,7 +241,7 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         Bytes compute = price.computeFor(dev_has_layers[d], holds_output);
         if (pp)
             compute = satAdd(compute, price.pipelineDeviceExtra(dev_has_layers[d], holds_output));
-        a.devices[d].compute = scaledUp(compute, opt.device_compute_factor);
+        a.devices[d].compute = compute;
         // An RPC device's runtime is its own server's (its backend, not the main host's); a
         // verified overhead (this machine's) replaces the built-in estimate, only ever upwards.
         a.devices[d].overhead =
@@ -266,6 +268,13 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         a.host.compute =
             satAdd(price.compute_host, price.hostInputs(pp ? kSchedMaxCopies : 1, false, false));
     }
+    // Logits are copied out of the graph into a host buffer (llama_context::output_reserve).
+    a.host.output = price.output;
+    if (vulkanPriced(opt, budget))
+        priceVulkanBuffers(a, model, price, opt, choice,
+                           {layer_dev, dev_has_layers, host_has_layers, out_dev, pp});
+    for (auto& t : a.devices)
+        t.compute = scaledUp(t.compute, opt.device_compute_factor);
     a.host.compute = scaledUp(a.host.compute, opt.host_compute_factor);
     Terms& mtp_home = out_dev >= 0 ? a.devices[out_dev] : a.host;
     mtp_home.compute = satAdd(mtp_home.compute, price.compute_mtp);
@@ -273,8 +282,6 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     mtp_home.kv_v = satAdd(mtp_home.kv_v, price.mtp_kv_v);
     // The projector is loaded by libmtmd on the main GPU when there is one.
     (n_dev > 0 ? a.devices[0] : a.host).mmproj = price.mmproj;
-    // Logits are copied out of the graph into a host buffer (llama_context::output_reserve).
-    a.host.output = price.output;
     return a;
 }
 

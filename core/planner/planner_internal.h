@@ -63,6 +63,22 @@ bool pipelineParallel(const ModelShape& model, const ResolvedOptions& opt,
                       const MemoryBudget& budget, const PlacementChoice& choice);
 Assignment assign(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
                   const MemoryBudget& budget, const PlacementChoice& choice);
+// Where assign() put each block and the output, for the backend-specific passes after it.
+struct VulkanLayout {
+    std::vector<int> layer_dev;       // per block: device index, -1 = host
+    std::vector<bool> dev_has_layers; // per device
+    bool host_has_layers = false;
+    int out_dev = -1; // the output layer's device, -1 = host
+    bool pipeline = false;
+};
+// Whether the devices run llama.cpp's Vulkan backend (--backend vulkan, or Vulkan GPUs), none
+// over RPC.
+bool vulkanPriced(const ResolvedOptions& opt, const MemoryBudget& budget);
+// ggml-vulkan's chunked compute buffers, op offload of host weights and pinned host buffers
+// (vulkan_pricing.cpp), applied to what assign() priced the CPU backend's way.
+void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
+                        const ResolvedOptions& opt, const PlacementChoice& choice,
+                        const VulkanLayout& layout);
 bool fits(const Assignment& a, const MemoryBudget& budget);
 bool devicesFit(const Assignment& a, const MemoryBudget& budget);
 SignedBytes deviceOverflow(const Assignment& a, const MemoryBudget& budget);

@@ -1,0 +1,179 @@
+// Rung pricing, Vulkan half: what llama.cpp's Vulkan backend (ggml-vulkan) does to the buffers
+// assign() priced the way the CPU backend packs them. Measured on Mesa's lavapipe
+// (docs/accuracy-vulkan.md, tests/validation/vulkan/); each mechanism cited from llama.cpp v0.5.0
+// (de3ff815), unchanged in v0.4.0 (the release the measurements ran) unless noted.
+#include "planner/planner_internal.h"
+
+#include <algorithm>
+
+namespace headroom::detail {
+
+namespace {
+
+// ggml-vulkan's buffer types report suballocation_block_size as their maximum buffer size
+// (ggml/src/ggml-vulkan/ggml-vulkan.cpp, ggml_backend_vk_buffer_type_get_max_size and
+// ggml_backend_vk_host_buffer_type_get_max_size; ggml_vk_get_device sets it to 1 GiB unless
+// GGML_VK_SUBALLOCATION_BLOCK_SIZE says otherwise, capped by maxMemoryAllocationSize). ggml-alloc
+// then packs a compute graph into chunks of at most that size (ggml/src/ggml-alloc.c,
+// ggml_dyn_tallocr_alloc / ggml_dyn_tallocr_new_chunk: a tensor that fits no chunk opens a new one,
+// of its own size when it is larger), and the compute buffer is the sum of the chunks' high-water
+// marks, not one packed peak.
+constexpr Bytes kChunk = 1024 * MiB;
+
+// Op offload (ggml/src/ggml-backend.cpp, ggml_backend_sched_backend_id_from_cur: an op whose
+// weight is in a host buffer goes to the first backend whose offload_op accepts it;
+// ggml-vulkan.cpp ggml_backend_vk_device_offload_op: batch >= op_offload_min_batch_size,
+// GGML_OP_OFFLOAD_MIN_BATCH, default 32; the batch is ggml_vk_get_op_batch_size, in
+// ggml-vulkan-debug.cpp: the tokens of a MUL_MAT or MUL_MAT_ID, so the micro-batch, and 0 for
+// GET_ROWS, so token_embd is never offloaded). The weight is then a split input, copied into that
+// device's compute buffer.
+constexpr std::uint32_t kOpOffloadMinBatch = 32;
+
+// ggml_backend_vk_host_buffer_type_alloc_buffer asks for 32 bytes more than it is given ("behave
+// like the CPU buffer type"), and every pinned Vulkan_Host buffer (the output buffer, the CPU
+// backend's compute buffer beside a Vulkan device) reports that size.
+constexpr Bytes kPinnedPad = 32;
+
+// The error bound of what stays an estimate: device compute on the validation grid
+// (docs/accuracy-vulkan.md) was at most 14.01 MiB above the closed form with the mechanisms below
+// applied (Falcon-H1 with a q8_0 cache or two unified sequences: state and cache-conversion
+// tensors the closed form does not list). Added to every Vulkan compute buffer so the plan is
+// never low by it.
+constexpr Bytes kComputeMargin = 15 * MiB;
+
+// How many ggml_backend_buft_alloc_buffer chunks a packed size of `b` takes.
+Bytes chunks(Bytes b) {
+    return std::max<Bytes>(1, ceilDiv(b, kChunk));
+}
+
+// The largest single host weight an offloaded op may copy into the device compute buffer: per
+// block kept on the host, one routed-expert bank (experts / 3: up, gate, down), two thirds of the
+// dense FFN (a fused gate_up is two of its three n_embd x n_ff matrices) or three quarters of the
+// attention weights (a fused wqkv beside wo); the output head when it stays on the host.
+Bytes largestHostWeight(const ModelShape& model, const ContextPrice& price,
+                        const PlacementChoice& choice, const std::vector<int>& layer_dev,
+                        int out_dev) {
+    Bytes m = 0;
+    for (size_t il = 0; il < price.layers.size(); ++il) {
+        const LayerPrice& lp = price.layers[il];
+        const bool host_block = layer_dev[il] < 0;
+        const bool experts_host = host_block || il < choice.n_cpu_moe ||
+                                  (il < choice.moves.size() && choice.moves[il].expert_parts > 0);
+        const bool ffn_host = host_block || (il < choice.ffn_host.size() && choice.ffn_host[il]) ||
+                              (il < choice.moves.size() && choice.moves[il].ffn_parts > 0);
+        if (experts_host) m = std::max(m, lp.experts / 3);
+        if (ffn_host) m = std::max(m, lp.ffn / 3 * 2);
+        if (host_block || (il < choice.moves.size() && choice.moves[il].attn))
+            m = std::max(m, satSub(satSub(lp.weights, lp.experts), lp.ffn) / 4 * 3);
+    }
+    if (out_dev < 0) m = std::max(m, model.output_bytes);
+    return m;
+}
+
+} // namespace
+
+// The backend resolved for the plan (launch_window.cpp resolve: --backend, else the first GPU's).
+// RPC devices run their servers' own backends, priced as assign() does: a plan with any of them is
+// left as it is.
+bool vulkanPriced(const ResolvedOptions& opt, const MemoryBudget& budget) {
+    return opt.backend == Backend::Vulkan && !budget.devices.empty() &&
+           std::all_of(budget.devices.begin(), budget.devices.end(),
+                       [](const DeviceBudget& d) { return d.rpc_endpoint.empty(); });
+}
+
+void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
+                        const ResolvedOptions& opt, const PlacementChoice& choice,
+                        const VulkanLayout& layout) {
+    const Bytes ub = price.geometry.n_ubatch;
+    const bool op_offload = ub >= kOpOffloadMinBatch;
+    bool host_weights = false; // weights besides the input layer in host memory
+    for (int d : layout.layer_dev)
+        host_weights = host_weights || d < 0;
+    host_weights = host_weights || layout.out_dev < 0 || choice.n_cpu_moe > 0 ||
+                   a.host.experts > 0 || satSub(a.host.weights, price.token_embd) > 0;
+
+    // The attention scores without flash attention: [n_kv, n_ubatch, n_head] f32
+    // (llm_graph_context::build_attn_mha, kq = ggml_mul_mat(k, q)).
+    std::uint32_t n_head = 0;
+    for (const auto& l : model.layers)
+        if (l.hasKv()) n_head = std::max(n_head, l.n_head);
+    const Bytes scores = opt.flash_attn ? 0
+                                        : satMul(satMul(4 * ub, price.geometry.n_ctx_seq),
+                                                 static_cast<Bytes>(n_head));
+
+    for (size_t d = 0; d < a.devices.size(); ++d) {
+        Terms& t = a.devices[d];
+        if (t.compute == 0) continue;
+        const bool holds_layers = layout.dev_has_layers[d];
+        const bool holds_output = static_cast<int>(d) == layout.out_dev;
+        const Bytes layer = holds_layers ? price.compute_layer : 0;
+        const Bytes logits = holds_output ? price.compute_logits : 0;
+        Bytes extra = 0;
+        // Chunking. Without flash attention, scores larger than what a chunk holds beside the rest
+        // of the layer peak are allocated in a chunk of their own and the softmax over them in
+        // another (Llama-3.1-8B at 16K: 120 + 1024 + 1024 MiB measured): count them twice. The
+        // logits then fit in a freed scores chunk when they are no larger.
+        const bool doubled = scores > 0 && layer > kChunk;
+        const Bytes layer_peak = doubled ? satAdd(layer, scores) : layer;
+        const Bytes packed = std::max(layer, logits);
+        Bytes chunked = std::max(layer_peak, logits);
+        if (!(doubled && logits <= scores) && layer_peak > 0 && logits > 0 &&
+            satAdd(layer_peak, logits) > kChunk) {
+            // The layer and logits peaks do not fit one chunk together: the logits tensor
+            // (result_output, [n_vocab, n_ubatch] f32, the output matmul of models/*.cpp) lands in
+            // a chunk of its own above the larger of the layer peak and what lives beside the
+            // logits (Llama-3.1-8B, ub 2048: 464 + 1002 MiB measured against a packed peak of
+            // 1066).
+            const Bytes result = satMul(satMul(4, ub), model.n_vocab);
+            chunked = satAdd(std::max(layer_peak, satSub(logits, result)), result);
+        }
+        extra = satAdd(extra, satSub(chunked, packed));
+        // Op offload: the first device (the scheduler tries backends in order) runs the ops whose
+        // weights stay in host memory and holds a copy of the weight being used.
+        if (d == 0 && op_offload && host_weights)
+            extra = satAdd(
+                extra, largestHostWeight(model, price, choice, layout.layer_dev, layout.out_dev));
+        t.compute = satAdd(satAdd(t.compute, extra), kComputeMargin);
+    }
+
+    if (a.host.compute > 0) {
+        Bytes host = a.host.compute;
+        // Recurrent or convolution blocks on the host (Falcon-H1, LFM2 measured) keep their
+        // whole blocks there, attention included: priced as the CPU backend prices them.
+        bool host_recurrent = false;
+        for (size_t il = 0; il < model.layers.size(); ++il) {
+            const LayerShape& l = model.layers[il];
+            host_recurrent =
+                host_recurrent || (layout.layer_dev[il] < 0 &&
+                                   (l.isRecurrent() || l.recurrent_r > 0 || l.recurrent_s > 0));
+        }
+        if (op_offload && layout.host_has_layers && !host_recurrent) {
+            // With op offload the host's attention-only blocks run on the device (measured on
+            // Llama-3.1-8B and Phi-3.5-mini, with and without flash attention). The host keeps
+            // the graph inputs it holds at full offload, writes its blocks' new K and V rows into
+            // its own cache (the set_rows destination is a host view, so the op stays there and
+            // its f32 sources are copied back: [n_embd_k_gqa + n_embd_v_gqa, n_ubatch]), plus the
+            // margin.
+            Bytes kv_rows = 0;
+            for (size_t il = 0; il < model.layers.size(); ++il)
+                if (layout.layer_dev[il] < 0 && model.layers[il].hasKv())
+                    kv_rows = std::max<Bytes>(kv_rows, Bytes{model.layers[il].n_embd_k_gqa} +
+                                                           model.layers[il].n_embd_v_gqa);
+            const Bytes offloaded =
+                satAdd(satAdd(price.compute_host, price.hostInputs(1, false, false)),
+                       satAdd(satMul(satMul(4, ub), kv_rows), kComputeMargin));
+            host = std::min(host, offloaded);
+        }
+        // Without flash attention the host holds up to two more [n_embd, n_ubatch] bytes per
+        // token per input copy than the inputs priced (measured 1020-4092 B per token on the grid,
+        // scaling with n_embd and the pipeline's copies; not yet traced to a tensor): bound.
+        if (!opt.flash_attn) {
+            const Bytes copies = layout.pipeline ? kSchedMaxCopies : 1;
+            host = satAdd(host, satMul(copies, satMul(satMul(2, ub), model.n_embd)));
+        }
+        a.host.compute = satAdd(host, satMul(chunks(host), kPinnedPad));
+    }
+    if (a.host.output > 0) a.host.output = satAdd(a.host.output, kPinnedPad);
+}
+
+} // namespace headroom::detail
