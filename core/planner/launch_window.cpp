@@ -35,19 +35,16 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     r.swa_full = o.swa_full;
     r.voice = o.latency == LatencyProfile::Voice;
     r.mtp = posture != Posture::Plain;
-<<<<<<< HEAD
     r.program = o.program;
     r.backend_sampling = o.backend_sampling;
     // An MTP posture's launch drafts kMtpDraftTokens per step (--spec-draft-n-max, launchConfig),
     // which llama-server reserves output rows for.
     r.n_draft = r.mtp ? kMtpDraftTokens : 0;
-=======
     r.llama_version = o.llama_version;
     // Headroom's MTP launches draft kMtpDraftTokens (--spec-draft-n-max), which is the n_rs_seq
     // llama.cpp then keeps per sequence on a rollback-capable architecture.
     r.n_rs_seq = recurrentSnapshots(llamaProfile(o.llama_version), model.architecture, r.mtp,
                                     kMtpDraftTokens);
->>>>>>> h/arch3
     if (r.mtp && !o.ubatch_set) {
         // Hermes postures: lean decodes with llama.cpp's default micro-batch, stacked prefills
         // with a larger one. A -ub the user typed is kept, even when it equals the default.
