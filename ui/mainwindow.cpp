@@ -12,6 +12,7 @@
 #include "whypanel.h"
 
 #include "core/catalog.h"
+#include "core/launch/llama_version.h"
 #include "core/policy/growth.h"
 #include "core/policy/speed.h"
 
@@ -55,6 +56,7 @@ QVariantMap optionsToMap(const PlanOptions& o) {
     m[QStringLiteral("mtp")] = int(o.mtp);
     m[QStringLiteral("mmproj")] = o.mmproj;
     m[QStringLiteral("reserve")] = qulonglong(o.extra_reserve);
+    m[QStringLiteral("llama_version")] = QString::fromLatin1(llamaVersionName(o.llama_version));
     return m;
 }
 
@@ -85,6 +87,10 @@ PlanOptions optionsFromMap(const QVariantMap& m) {
                                        : MtpMode::Auto;
     o.mmproj = m.value(QStringLiteral("mmproj")).toBool();
     o.extra_reserve = std::min<Bytes>(m.value(QStringLiteral("reserve")).toULongLong(), 1024 * GiB);
+    // A build this version of Headroom no longer knows falls back to the default.
+    if (auto v =
+            parseLlamaVersion(m.value(QStringLiteral("llama_version")).toString().toStdString()))
+        o.llama_version = *v;
     return o;
 }
 

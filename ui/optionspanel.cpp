@@ -1,5 +1,6 @@
 #include "optionspanel.h"
 
+#include "core/launch/llama_version.h"
 #include "core/launch/placement_flags.h"
 
 #include <QCheckBox>
@@ -137,6 +138,13 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
     m_error->hide();
 
+    // The build changes what is priced (where MTP blocks cache, rollback state) and which flags the
+    // launch may use; the CLI's --llama-version. Items carry the version so the order is core's.
+    m_version = named(new QComboBox, "llamaVersionCombo", tr("llama.cpp version"),
+                      tr("--llama-version: the llama.cpp build the plan is priced for and the "
+                         "launch is written for"));
+    for (LlamaVersion v : allLlamaVersions())
+        m_version->addItem(QString::fromLatin1(llamaVersionName(v)), int(v));
     auto* ctx = new QHBoxLayout;
     ctx->addWidget(buddy(tr("&Context"), m_slider));
     ctx->addWidget(m_slider, 1);
@@ -177,6 +185,8 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     place->addWidget(m_ts);
     place->addWidget(buddy(tr("-sm"), m_sm));
     place->addWidget(m_sm);
+    place->addWidget(buddy(tr("llama.cpp"), m_version));
+    place->addWidget(m_version);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->setSpacing(2);
@@ -227,6 +237,10 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     });
     connect(m_mtp, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_options.mtp = i == 1 ? MtpMode::On : i == 2 ? MtpMode::Off : MtpMode::Auto;
+        emitEdited();
+    });
+    connect(m_version, &QComboBox::currentIndexChanged, this, [this] {
+        m_options.llama_version = LlamaVersion(m_version->currentData().toInt());
         emitEdited();
     });
     connect(m_mmproj, &QCheckBox::toggled, this, [this](bool on) {
@@ -399,7 +413,7 @@ void OptionsPanel::setOptions(const PlanOptions& options) {
     m_options = options;
     const QSignalBlocker b1(m_ctk), b2(m_ctv), b3(m_fa), b4(m_ubatch), b5(m_parallel), b6(m_kvu),
         b7(m_swa_full), b8(m_mtp), b9(m_mmproj), b10(m_reserve), b11(m_rope), b12(m_rope_scale),
-        b13(m_yarn_orig);
+        b13(m_yarn_orig), b14(m_version);
     const int rope = !options.rope_scaling                          ? 0
                      : *options.rope_scaling == RopeScaling::Yarn   ? 1
                      : *options.rope_scaling == RopeScaling::Linear ? 2
@@ -426,6 +440,7 @@ void OptionsPanel::setOptions(const PlanOptions& options) {
     m_swa_full->setChecked(options.swa_full);
     m_mtp->setCurrentIndex(options.mtp == MtpMode::On ? 1 : options.mtp == MtpMode::Off ? 2 : 0);
     m_mmproj->setChecked(options.mmproj);
+    m_version->setCurrentIndex(m_version->findData(int(options.llama_version)));
     m_reserve->setValue(double(options.extra_reserve) / double(GiB));
     m_context_error.clear();
     m_placement_error.clear();

@@ -2,8 +2,9 @@
 // entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, mmproj, an extra
 // reserve, RoPE scaling (YaRN past the trained context), and the user's own placement as
 // llama.cpp takes it (-ngl, --n-cpu-moe, --cpu-moe, -ot, -ts, -sm), read by the same
-// readPlacementFlags as the CLI's. Edits announce a whole PlanOptions; an entry that does not read
-// announces optionsInvalid instead, with the message shown inline. The panel never plans by itself.
+// readPlacementFlags as the CLI's, and the llama.cpp build the plan is priced and written for.
+// Edits announce a whole PlanOptions; an entry that does not read announces optionsInvalid instead,
+// with the message shown inline. The panel never plans by itself.
 #pragma once
 
 #include "metatypes.h"
@@ -77,6 +78,7 @@ private:
     QLineEdit* m_ot;
     QLineEdit* m_ts;
     QComboBox* m_sm;
+    QComboBox* m_version; // --llama-version: the llama.cpp build the plan and launch are for
     // Why the current entries do not read (empty: they do).
     QString m_context_error;
     QString m_placement_error;

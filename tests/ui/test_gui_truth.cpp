@@ -5,6 +5,7 @@
 // an invalid option combination is explained where the charts were, and mnemonics are unique.
 #include "catalogmodel.h"
 #include "charts/chartspanel.h"
+#include "exportpanel.h"
 #include "hardwarepanel.h"
 #include "mainwindow.h"
 #include "modelpicker.h"
@@ -15,6 +16,7 @@
 
 #include "core/catalog.h"
 #include "core/gguf/gguf_writer.h"
+#include "core/launch/llama_version.h"
 #include "core/planner.h"
 #include "core/policy/speed.h"
 #include "core/units.h"
@@ -425,6 +427,48 @@ private Q_SLOTS:
         QTest::mouseClick(compare, Qt::LeftButton);
         QCOMPARE(w.controller()->options().mtp, MtpMode::Auto);
         QVERIFY(w.controller()->plan()->mtp);
+    }
+
+    void theLlamaVersionComboRepricesAndRewritesTheLaunch() {
+        MainWindow w(quietConfig());
+        w.show();
+        machine(w, "24GiB", "64GiB");
+        // Llama 3.1 8B with one nextn block appended (32 + 1 layers) as GGUF→shape describes a
+        // non-hybrid architecture's nextn block (ModelShape::nextn_default_filter), planned with
+        // MTP off so only the main cache differs: v0.5.0 leaves the block out of it, v0.4.0 does
+        // not filter llama and caches all 33 layers (LlamaProfile::filtersNextn).
+        auto catalog = loadBuiltinCatalog();
+        QVERIFY(catalog.has_value());
+        const CatalogEntry* e = catalog->find("llama-3.1-8b-instruct");
+        QVERIFY(e);
+        ModelShape m = catalogShape(*e, e->defaultQuant());
+        LayerShape head = m.layers.back();
+        head.is_mtp = true;
+        head.in_main_cache = false;
+        m.layers.push_back(head);
+        m.n_mtp_layers = 1;
+        m.nextn_default_filter = true;
+        w.controller()->setModel(m);
+        auto* mtp = child<QComboBox>(&w, "mtpCombo");
+        mtp->setCurrentIndex(2); // off
+        QCOMPARE(w.controller()->options().mtp, MtpMode::Off);
+        auto* version = child<QComboBox>(&w, "llamaVersionCombo");
+        QCOMPARE(version->currentText(),
+                 QString::fromLatin1(llamaVersionName(kDefaultLlamaVersion)));
+        const Plan v05 = *w.controller()->plan();
+        QCOMPARE(v05.options.llama_version, LlamaVersion::V0_5_0);
+
+        version->setCurrentIndex(version->findText(QStringLiteral("v0.4.0")));
+        QCOMPARE(w.controller()->options().llama_version, LlamaVersion::V0_4_0);
+        const Plan v04 = *w.controller()->plan();
+        QCOMPARE(v04.options.llama_version, LlamaVersion::V0_4_0);
+        QCOMPARE(v04.rungs.front().requested_context, v05.rungs.front().requested_context);
+        // Same context, 33 cached layers instead of 32: exactly 33/32 of the KV bytes.
+        QCOMPARE(v04.rungs.front().totals.kv() * 32, v05.rungs.front().totals.kv() * 33);
+        // The launch script says which build it is written for.
+        w.exportPanel()->setFormat(ExportPanel::LlamaServerScript);
+        QVERIFY2(w.exportPanel()->text().contains(QStringLiteral("for llama.cpp v0.4.0")),
+                 qPrintable(w.exportPanel()->text()));
     }
 
     void theLaunchWindowSaysWhatItWouldGrowTo_data() {

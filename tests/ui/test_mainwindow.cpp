@@ -16,6 +16,7 @@
 
 #include "core/catalog.h"
 #include "core/gguf/gguf_writer.h"
+#include "core/launch/llama_version.h"
 #include "core/planner.h"
 
 #include <QComboBox>
@@ -502,11 +503,16 @@ private Q_SLOTS:
             selectRow(w, QStringLiteral("phi-4"));
             auto* ctv = child<QComboBox>(&w, "cacheTypeVCombo");
             ctv->setCurrentIndex(ctv->findText(QStringLiteral("q4_0")));
+            auto* version = child<QComboBox>(&w, "llamaVersionCombo");
+            version->setCurrentIndex(version->findText(QStringLiteral("v0.4.0")));
             w.saveState();
         }
         MainWindow again(c);
         QCOMPARE(qs(again.controller()->model()->id), QStringLiteral("phi-4"));
         QCOMPARE(again.controller()->options().cache_type_v, GgmlType::Q4_0);
+        QCOMPARE(again.controller()->options().llama_version, LlamaVersion::V0_4_0);
+        QCOMPARE(child<QComboBox>(&again, "llamaVersionCombo")->currentText(),
+                 QStringLiteral("v0.4.0"));
         QCOMPARE(again.controller()->hardware().gpus.at(0).total_bytes, 20 * GiB);
         QCOMPARE(child<QComboBox>(&again, "cacheTypeVCombo")->currentText(),
                  QStringLiteral("q4_0"));
