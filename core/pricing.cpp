@@ -1,5 +1,7 @@
 #include "pricing.h"
 
+#include "compute_skeleton.h"
+
 #include <algorithm>
 
 namespace headroom {
@@ -225,6 +227,12 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
                        (model.moe.n_expert_shared > 0 ? 1 : 0);
     p.compute_logits = satAdd(satMul(4 * ub, satAdd(model.n_vocab, rows * n_embd)), 4 * ub);
     p.compute_host = satMul(satMul(ub, n_embd), 4);
+    // Exact where the architecture has a skeleton: the reserved graph (n_ubatch tokens, every one
+    // an output: llama_context::graph_reserve) replayed through ggml-alloc.
+    const std::uint32_t graph_outputs = g.n_ubatch;
+    if (const auto replayed = replayedCompute(
+            model, {g.n_ubatch, graph_outputs, g.n_ctx_seq, g.swa_cells, opt.flash_attn}))
+        p.compute_graph = *replayed;
     if (opt.mtp && model.mtpCapable()) p.compute_mtp = p.compute_logits;
     p.mmproj = opt.mmproj_bytes;
     return p;
@@ -232,6 +240,7 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
 
 Bytes ContextPrice::computeFor(bool holds_layers, bool holds_output) const {
     if (!holds_layers && !holds_output) return 0;
+    if (holds_layers && holds_output && compute_graph > 0) return compute_graph;
     Bytes peak = 0;
     if (holds_layers) peak = std::max(peak, compute_layer);
     if (holds_output) peak = std::max(peak, compute_logits);

@@ -84,7 +84,10 @@ struct ContextPrice {
     Bytes compute_logits = 0; // logits + final norm, on the device of the output layer
     Bytes compute_host = 0;   // host-side inputs (token embeddings rows, positions)
     Bytes compute_mtp = 0;    // the MTP draft context's graph
-    Bytes mtp_kv_k = 0;       // the MTP draft context's own copy of the cache (unfiltered archs)
+    // The whole graph on one backend, replayed through ggml-alloc (compute_skeleton.h); 0 for an
+    // architecture without a skeleton. computeFor(true, true) takes it instead of the estimate.
+    Bytes compute_graph = 0;
+    Bytes mtp_kv_k = 0; // the MTP draft context's own copy of the cache (unfiltered archs)
     Bytes mtp_kv_v = 0;
     Bytes output = 0; // host output buffer (logits rows)
     Bytes mmproj = 0;

@@ -1,0 +1,291 @@
+#include "compute_skeleton.h"
+
+#include "compute_graph.h"
+
+#include <algorithm>
+#include <string>
+
+namespace headroom {
+
+namespace {
+
+using graph::Elem;
+using graph::Graph;
+using graph::Id;
+using graph::kNone;
+using graph::Op;
+
+// ggml_backend_cpu_buffer_type_get_alignment (ggml/src/ggml-backend.cpp): TENSOR_ALIGNMENT.
+inline constexpr Bytes kCpuAlignment = 32;
+
+// What distinguishes the members of the dense family the way their graph builders differ
+// (llama.cpp v0.4.0 src/llama-model.cpp: llm_build_llama, llm_build_qwen2, llm_build_qwen3,
+// llm_build_granite, llm_build_mistral3, llm_build_command_r, llm_build_cohere2_iswa,
+// llm_build_gemma2_iswa, llm_build_gemma3_iswa), checked node by node against the graphs
+// llama.cpp itself reserves (tests/validation/peak.cpp, HEADROOM_GRAPH_DUMP).
+struct Family {
+    bool qkv_bias = false;       // Q, K and V biases added after their projections (Qwen2)
+    bool qk_norm = false;        // RMS norm of each Q and K head before RoPE (Qwen3, Gemma 3)
+    bool layer_norm = false;     // ggml_norm instead of ggml_rms_norm (Command-R, Cohere2)
+    bool order_qkv = false;      // Q, K, V built in that order (else Q, V, K: build_attn's expands)
+    bool rope_swa_only = false;  // RoPE only in sliding-window layers (Cohere2)
+    bool parallel = false;       // attention and FFN both read the normed input (Command-R)
+    bool embd_scale = false;     // ggml_scale of the token embeddings (Gemma, Granite)
+    bool q_scale = false;        // ggml_scale of Q after RoPE (Gemma)
+    bool residual_scale = false; // ggml_scale of the attention and FFN outputs (Granite)
+    bool softcap = false;        // attention and final logit soft-capping (Gemma 2)
+    bool post_norms = false;     // RMS norms after attention and FFN (Gemma 2, Gemma 3)
+    bool logit_scale = false;    // ggml_scale of the logits (Granite, Command-R)
+};
+
+bool familyOf(const std::string& arch, Family& f) {
+    if (arch == "llama" || arch == "mistral3") return true;
+    if (arch == "qwen2") {
+        f.qkv_bias = true;
+        return true;
+    }
+    if (arch == "qwen3") {
+        f.qk_norm = true;
+        return true;
+    }
+    if (arch == "granite") {
+        f.embd_scale = f.residual_scale = f.logit_scale = true;
+        return true;
+    }
+    if (arch == "command-r" || arch == "cohere2") {
+        f.layer_norm = f.parallel = f.logit_scale = true;
+        f.order_qkv = arch == "cohere2";
+        f.rope_swa_only = arch == "cohere2";
+        return true;
+    }
+    if (arch == "gemma2" || arch == "gemma3") {
+        f.embd_scale = f.q_scale = f.post_norms = f.order_qkv = true;
+        f.softcap = arch == "gemma2";
+        f.qk_norm = arch == "gemma3";
+        return true;
+    }
+    return false;
+}
+
+class Builder {
+public:
+    Builder(const ModelShape& m, const ComputeGraphParams& p) : m_(m), p_(p) {
+        W = g.weight();
+        ub_ = std::max<std::uint32_t>(1, p.n_ubatch);
+        n_out_ = std::clamp<std::uint32_t>(p.n_outputs, 1, ub_);
+    }
+
+    // One attention block's input projections, cache writes and attention up to the heads'
+    // output [n_head * hd_v, ub] before the output projection (llm_graph_context::build_attn with
+    // llm_graph_input_attn_kv, src/llama-graph.cpp, which expands it into the graph).
+    Id attention(const LayerShape& l, Id x, const Family& f) {
+        const std::int64_t n_head = l.n_head;
+        const std::int64_t n_head_kv = std::max<std::uint32_t>(1, l.n_head_kv);
+        const std::int64_t hd_k = l.n_embd_k_gqa / n_head_kv;
+        const std::int64_t hd_v = l.n_embd_v_gqa / n_head_kv;
+        const std::int64_t ub = ub_;
+        const bool swa = l.isSwa();
+        const bool rope = !f.rope_swa_only || swa;
+
+        auto project = [&](std::int64_t heads, std::int64_t hd) {
+            Id t = mm(heads * hd, x);
+            if (f.qkv_bias) t = g.add(t, W);
+            return g.reshape(t, {hd, heads, ub, 1});
+        };
+        auto normRope = [&](Id t) {
+            if (f.qk_norm) t = g.mul(g.rmsNorm(t), W);
+            return rope ? g.unary(Op::Rope, t, {positions(), W}) : t;
+        };
+        Id q = normRope(project(n_head, hd_k));
+        if (f.q_scale) q = g.scale(q);
+        Id k, v;
+        if (f.order_qkv) {
+            k = normRope(project(n_head_kv, hd_k));
+            v = project(n_head_kv, hd_v);
+        } else {
+            v = project(n_head_kv, hd_v);
+            k = normRope(project(n_head_kv, hd_k));
+        }
+        // build_attn: "expand k later to enable rope fusion which directly writes into k-v cache"
+        g.expand(q);
+        g.expand(v);
+        g.expand(k);
+
+        // llama_kv_cache::cpy_k / cpy_v: ggml_set_rows of the new rows into the cache (a view of
+        // the cache); without flash attention V is stored transposed, one index per element.
+        const Id k_row = g.view(k, {n_head_kv * hd_k, ub, 1, 1},
+                                {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_k), 0, 0});
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), W}));
+        if (p_.flash_attn) {
+            const Id v_row = g.view(v, {n_head_kv * hd_v, ub, 1, 1},
+                                    {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_v), 0, 0});
+            g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W}));
+        } else {
+            const Id v2 = g.reshape(v, {n_head_kv * hd_v, ub, 1, 1});
+            const Id v1 = g.reshape(v2, {1, n_head_kv * hd_v * ub, 1, 1});
+            g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), W}));
+        }
+
+        // build_attn_mha: q as [hd, ub, n_head], K and V read from the cache.
+        const Tensor& tq = g.at(q);
+        const Id qv = g.view(q, tq.ne, tq.nb);
+        const Id qp = g.permute(qv, 0, 2, 1, 3);
+        const Id mask = kqMask(swa);
+        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
+        Id cur;
+        if (p_.flash_attn) {
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1}, {qp, W, W, mask});
+            cur = g.reshape(fa, {hd_v * n_head, ub, 1, 1});
+        } else {
+            Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {W, qp});
+            if (f.softcap) kq = g.scale(g.unary(Op::Unary, g.scale(kq)));
+            const Id sm = g.unary(Op::SoftMax, kq, {mask});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {W, sm});
+            const Id perm = g.permute(kqv, 0, 2, 1, 3);
+            cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
+        }
+        g.expand(cur);
+        return cur;
+    }
+
+    // build_ffn with a gated activation (LLM_FFN_PAR): gate and up, ggml_swiglu_split or
+    // ggml_geglu_split (neither runs in place), down.
+    Id ffn(Id x, std::int64_t n_ff) {
+        const Id gate = mm(n_ff, x);
+        const Id up = mm(n_ff, x);
+        return mm(m_.n_embd, g.glu(gate, up));
+    }
+
+    Id norm(Id x, const Family& f) { return g.mul(f.layer_norm ? g.norm(x) : g.rmsNorm(x), W); }
+
+    Bytes dense(const Family& f) {
+        Id inpL = embeddings();
+        if (f.embd_scale) inpL = g.scale(inpL);
+        const size_t n_layer = m_.layers.size();
+        for (size_t il = 0; il < n_layer; ++il) {
+            const LayerShape& l = m_.layers[il];
+            const bool last = il + 1 == n_layer;
+            Id inpSA = inpL;
+            Id normed = norm(inpL, f);
+            Id cur = attention(l, normed, f);
+            if (f.parallel) {
+                // llm_build_command_r: the FFN reads the normed input too; the block's output
+                // adds the FFN, the residual and the attention.
+                Id attn_out = mm(m_.n_embd, cur);
+                if (last) {
+                    normed = g.getRows(normed, outIds());
+                    inpSA = g.getRows(inpSA, outIds());
+                    attn_out = g.getRows(attn_out, outIds());
+                }
+                const Id ffn_out = ffn(normed, m_.n_ff);
+                inpL = g.add(g.add(ffn_out, inpSA), attn_out);
+                continue;
+            }
+            cur = mm(m_.n_embd, cur);
+            if (last) {
+                cur = g.getRows(cur, outIds());
+                inpSA = g.getRows(inpSA, outIds());
+            }
+            if (f.post_norms) cur = norm(cur, f);
+            if (f.residual_scale) cur = g.scale(cur);
+            const Id ffn_inp = g.add(cur, inpSA);
+            cur = ffn(norm(ffn_inp, f), m_.n_ff);
+            if (f.post_norms) cur = norm(cur, f);
+            if (f.residual_scale) cur = g.scale(cur);
+            inpL = g.add(cur, ffn_inp);
+        }
+        // The final norm (result_norm) and the output head (result_output), both graph outputs
+        // (llm_graph_result::set_outputs -> ggml_set_output).
+        const Id result_norm = norm(inpL, f);
+        Id out = mm(m_.n_vocab, result_norm);
+        if (f.logit_scale) out = g.scale(out);
+        if (f.softcap) out = g.scale(g.unary(Op::Unary, g.scale(out)));
+        g.setOutput(result_norm);
+        g.setOutput(out);
+        g.expand(out);
+        return graph::replayPeak(g, kCpuAlignment);
+    }
+
+private:
+    Id mm(std::int64_t rows, Id x) {
+        const Tensor& t = g.at(x);
+        return g.op(Op::MulMat, Elem::F32, {rows, t.ne[1], t.ne[2], t.ne[3]}, {W, x});
+    }
+
+    // llm_graph_context::build_inp_embd: token ids, their rows of token_embd, and the unread
+    // embeddings input (an input leaf ggml-alloc allocates and never frees).
+    Id embeddings() {
+        tokens_ = g.input(Elem::I32, ub_);
+        const Id embd = g.op(Op::GetRows, Elem::F32, {m_.n_embd, ub_, 1, 1}, {W, tokens_});
+        g.expand(embd);
+        g.expand(g.input(Elem::F32, m_.n_embd, ub_));
+        return embd;
+    }
+    Id positions() {
+        if (pos_ == kNone) pos_ = g.input(Elem::I32, ub_);
+        return pos_;
+    }
+    Id outIds() {
+        if (out_ids_ == kNone) out_ids_ = g.input(Elem::I32, n_out_);
+        return out_ids_;
+    }
+    // The cache's row indices (llm_graph_input_attn_kv: self_k_idxs, self_v_idxs), one pair per
+    // cache (the sliding-window layers' cache has its own).
+    Id kIdxs(bool swa) {
+        Id& t = swa ? k_idxs_swa_ : k_idxs_;
+        if (t == kNone) t = g.input(Elem::I64, ub_);
+        return t;
+    }
+    Id vIdxs(bool swa, std::int64_t n_embd_v) {
+        Id& t = swa ? v_idxs_swa_ : v_idxs_;
+        if (t == kNone) t = g.input(Elem::I64, p_.flash_attn ? ub_ : n_embd_v * ub_);
+        return t;
+    }
+    // build_attn_inp_kv: [n_kv, n_ubatch], f16 with flash attention, f32 without.
+    Id kqMask(bool swa) {
+        Id& mask = swa ? mask_swa_ : mask_;
+        if (mask == kNone)
+            mask = g.input(p_.flash_attn ? Elem::F16 : Elem::F32, swa ? p_.n_kv_swa : p_.n_kv, ub_);
+        return mask;
+    }
+
+    using Tensor = graph::Tensor;
+    const ModelShape& m_;
+    const ComputeGraphParams& p_;
+    Graph g;
+    Id W = kNone;
+    std::uint32_t ub_ = 1;
+    std::uint32_t n_out_ = 1;
+    Id tokens_ = kNone, pos_ = kNone, out_ids_ = kNone;
+    Id k_idxs_ = kNone, v_idxs_ = kNone, k_idxs_swa_ = kNone, v_idxs_swa_ = kNone;
+    Id mask_ = kNone, mask_swa_ = kNone;
+};
+
+// The skeletons cover uniform dense blocks with standard attention; anything else (MoE, MLA,
+// recurrent layers, layers without a cache) keeps the closed form.
+bool denseAttentionOnly(const ModelShape& m) {
+    if (m.layers.empty() || m.isMoe() || m.n_embd == 0 || m.n_vocab == 0 || m.n_ff == 0)
+        return false;
+    return std::all_of(m.layers.begin(), m.layers.end(), [](const LayerShape& l) {
+        return (l.attention == AttentionKind::Full ||
+                l.attention == AttentionKind::SlidingWindow) &&
+               !l.is_mtp && l.n_head > 0 && l.n_head_kv > 0 && l.n_embd_k_gqa % l.n_head_kv == 0 &&
+               l.n_embd_v_gqa % l.n_head_kv == 0 && l.experts_bytes == 0;
+    });
+}
+
+} // namespace
+
+bool hasComputeSkeleton(const ModelShape& model) {
+    Family f;
+    return familyOf(model.architecture, f) && denseAttentionOnly(model);
+}
+
+std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params) {
+    Family f;
+    if (!familyOf(model.architecture, f) || !denseAttentionOnly(model)) return std::nullopt;
+    Builder b(model, params);
+    return b.dense(f);
+}
+
+} // namespace headroom

@@ -1,0 +1,30 @@
+// Per-architecture skeletons of the graph llama.cpp reserves (llama_context::graph_reserve: one
+// micro-batch of n_ubatch tokens, n_outputs of them outputs), replayed through ggml-alloc
+// (compute_graph.h) to price the compute buffer exactly. Architectures without a skeleton keep the
+// closed-form estimate in pricing.cpp.
+#pragma once
+
+#include "model_shape.h"
+#include "units.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace headroom {
+
+struct ComputeGraphParams {
+    std::uint32_t n_ubatch = 0;  // tokens in the reserved micro-batch
+    std::uint32_t n_outputs = 0; // rows the graph computes logits for (<= n_ubatch)
+    std::uint32_t n_kv = 0;      // cells per stream of a full-attention layer
+    std::uint32_t n_kv_swa = 0;  // cells per stream of a sliding-window layer
+    bool flash_attn = true;
+};
+
+// True when `architecture` has a skeleton.
+bool hasComputeSkeleton(const ModelShape& model);
+
+// The CPU backend's compute buffer for the whole graph (every layer and the output on one
+// backend), or nullopt when the architecture has no skeleton.
+std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params);
+
+} // namespace headroom
