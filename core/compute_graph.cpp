@@ -91,6 +91,12 @@ Id Graph::getRows(Id a, Id rows) {
     return op(Op::GetRows, Elem::F32, {t_[a].ne[0], tr.ne[0], tr.ne[1], tr.ne[2]}, {a, rows});
 }
 
+bool Graph::isContiguous(Id id) const {
+    Tensor c = t_[id];
+    contiguous(c);
+    return c.nb == t_[id].nb;
+}
+
 Id Graph::cont(Id a, std::array<std::int64_t, 4> ne) {
     return op(Op::Cont, t_[a].type, ne, {a});
 }

@@ -96,6 +96,8 @@ public:
     Id externalNode(Op op, std::initializer_list<Id> srcs);
 
     void setOutput(Id t) { t_[t].output = true; }
+    // ggml_is_contiguous.
+    bool isContiguous(Id t) const;
     const Tensor& at(Id t) const { return t_[t]; }
     // ggml_build_forward_expand.
     void expand(Id t);

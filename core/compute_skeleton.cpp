@@ -36,6 +36,9 @@ struct Family {
     bool softcap = false;        // attention and final logit soft-capping (Gemma 2)
     bool post_norms = false;     // RMS norms after attention and FFN (Gemma 2, Gemma 3)
     bool logit_scale = false;    // ggml_scale of the logits (Granite, Command-R)
+    bool fused_qkv = false;      // one QKV projection, Q, K and V strided views of it (Phi-3)
+    bool fused_up = false;       // one up projection of 2 n_ff, ggml_swiglu of it (Phi-3)
+    bool residual_first = false; // the block output is add(ffn_inp, ffn_out) (Phi-3)
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -64,6 +67,10 @@ bool familyOf(const std::string& arch, Family& f) {
         f.qk_norm = arch == "gemma3";
         return true;
     }
+    if (arch == "phi3") {
+        f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
+        return true;
+    }
     return false;
 }
 
@@ -87,7 +94,15 @@ public:
         const bool swa = l.isSwa();
         const bool rope = !f.rope_swa_only || swa;
 
+        // llm_build_phi3: Q, K and V are strided views of one wqkv product.
+        const std::int64_t n_qkv = (n_head * hd_k + n_head_kv * (hd_k + hd_v));
+        const Id qkv = f.fused_qkv ? mm(n_qkv, x) : kNone;
         auto project = [&](std::int64_t heads, std::int64_t hd) {
+            if (f.fused_qkv)
+                return g.view(qkv, {hd, heads, ub, 1},
+                              {4, 4 * static_cast<std::uint64_t>(hd),
+                               4 * static_cast<std::uint64_t>(n_qkv),
+                               4 * static_cast<std::uint64_t>(n_qkv * ub)});
             Id t = mm(heads * hd, x);
             if (f.qkv_bias) t = g.add(t, W);
             return g.reshape(t, {hd, heads, ub, 1});
@@ -106,7 +121,15 @@ public:
             v = project(n_head_kv, hd_v);
             k = normRope(project(n_head_kv, hd_k));
         }
-        // build_attn: "expand k later to enable rope fusion which directly writes into k-v cache"
+        // build_attn: with a quantized cache, Q and K (and V) are rotated before the cache write.
+        const int k_rot = kRot(swa);
+        const int v_rot = vRot(swa);
+        if (k_rot > 0) {
+            q = hadamard(q, rotInput(swa, false, k_rot));
+            k = hadamard(k, rotInput(swa, false, k_rot));
+        }
+        if (v_rot > 0) v = hadamard(v, rotInput(swa, true, v_rot));
+        // "expand k later to enable rope fusion which directly writes into k-v cache"
         g.expand(q);
         g.expand(v);
         g.expand(k);
@@ -121,7 +144,9 @@ public:
                                     {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_v), 0, 0});
             g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W}));
         } else {
-            const Id v2 = g.reshape(v, {n_head_kv * hd_v, ub, 1, 1});
+            // llama_kv_cache::cpy_v: a strided V (Phi-3's view) is made contiguous first.
+            const Id v2 = g.isContiguous(v) ? g.reshape(v, {n_head_kv * hd_v, ub, 1, 1})
+                                            : g.cont(v, {n_head_kv * hd_v, ub, 1, 1});
             const Id v1 = g.reshape(v2, {1, n_head_kv * hd_v * ub, 1, 1});
             g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), W}));
         }
@@ -144,13 +169,19 @@ public:
             const Id perm = g.permute(kqv, 0, 2, 1, 3);
             cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
         }
+        if (v_rot > 0) cur = hadamard(cur, rotInput(swa, true, v_rot));
         g.expand(cur);
         return cur;
     }
 
     // build_ffn with a gated activation (LLM_FFN_PAR): gate and up, ggml_swiglu_split or
     // ggml_geglu_split (neither runs in place), down.
-    Id ffn(Id x, std::int64_t n_ff) {
+    Id ffn(Id x, std::int64_t n_ff, bool fused_up = false) {
+        if (fused_up) {
+            const Id up = mm(2 * n_ff, x);
+            const Tensor& tu = g.at(up);
+            return mm(m_.n_embd, g.op(Op::Glu, Elem::F32, {n_ff, tu.ne[1], 1, 1}, {up}));
+        }
         const Id gate = mm(n_ff, x);
         const Id up = mm(n_ff, x);
         return mm(m_.n_embd, g.glu(gate, up));
@@ -189,10 +220,10 @@ public:
             if (f.post_norms) cur = norm(cur, f);
             if (f.residual_scale) cur = g.scale(cur);
             const Id ffn_inp = g.add(cur, inpSA);
-            cur = ffn(norm(ffn_inp, f), m_.n_ff);
+            cur = ffn(norm(ffn_inp, f), m_.n_ff, f.fused_up);
             if (f.post_norms) cur = norm(cur, f);
             if (f.residual_scale) cur = g.scale(cur);
-            inpL = g.add(cur, ffn_inp);
+            inpL = f.residual_first ? g.add(ffn_inp, cur) : g.add(cur, ffn_inp);
         }
         // The final norm (result_norm) and the output head (result_output), both graph outputs
         // (llm_graph_result::set_outputs -> ggml_set_output).
@@ -229,6 +260,47 @@ private:
         if (out_ids_ == kNone) out_ids_ = g.input(Elem::I32, n_out_);
         return out_ids_;
     }
+    // llama_kv_cache ctor: a cache rotates K when type_k is quantized and every layer's K head
+    // has the same size, a multiple of 64 (attn_rot_k), by the largest power of two dividing
+    // it (build_input_k_rot); V likewise by 64 (attn_rot_v, build_input_v_rot). One check per
+    // cache: the sliding-window layers' cache decides for itself.
+    int headSize(bool swa, bool v) const {
+        std::int64_t hd = 0;
+        for (const LayerShape& l : m_.layers) {
+            if (l.isSwa() != swa) continue;
+            const std::int64_t h =
+                (v ? l.n_embd_v_gqa : l.n_embd_k_gqa) / std::max<std::uint32_t>(1, l.n_head_kv);
+            if (hd != 0 && h != hd) return 0;
+            hd = h;
+        }
+        return hd % 64 == 0 ? static_cast<int>(hd) : 0;
+    }
+    int kRot(bool swa) const {
+        const int hd = p_.quantized_k ? headSize(swa, false) : 0;
+        if (hd == 0) return 0;
+        int n = 64;
+        while (hd % (2 * n) == 0)
+            n *= 2;
+        return n;
+    }
+    int vRot(bool swa) const { return p_.quantized_v && headSize(swa, true) > 0 ? 64 : 0; }
+    Id rotInput(bool swa, bool v, int n) {
+        Id& t = v ? (swa ? v_rot_swa_ : v_rot_) : (swa ? k_rot_swa_ : k_rot_);
+        if (t == kNone) t = g.input(Elem::F32, n, n);
+        return t;
+    }
+    // llama_mul_mat_hadamard (src/llama-impl.h): rows of n, rotated, reshaped back.
+    Id hadamard(Id cur, Id rot_input) {
+        const std::int64_t n = g.at(rot_input).ne[0];
+        const Tensor& tc = g.at(cur);
+        const auto ne = tc.ne;
+        const std::int64_t rows = (ne[0] * ne[1] * ne[2] * ne[3]) / n;
+        const Id flat =
+            g.isContiguous(cur) ? g.reshape(cur, {n, rows, 1, 1}) : g.cont(cur, {n, rows, 1, 1});
+        const Id rot = g.op(Op::MulMat, Elem::F32, {n, rows, 1, 1}, {rot_input, flat});
+        return g.reshape(rot, ne);
+    }
+
     // The cache's row indices (llm_graph_input_attn_kv: self_k_idxs, self_v_idxs), one pair per
     // cache (the sliding-window layers' cache has its own).
     Id kIdxs(bool swa) {
@@ -259,6 +331,7 @@ private:
     Id tokens_ = kNone, pos_ = kNone, out_ids_ = kNone;
     Id k_idxs_ = kNone, v_idxs_ = kNone, k_idxs_swa_ = kNone, v_idxs_swa_ = kNone;
     Id mask_ = kNone, mask_swa_ = kNone;
+    Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
 };
 
 // The skeletons cover uniform dense blocks with standard attention; anything else (MoE, MLA,

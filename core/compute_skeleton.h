@@ -18,6 +18,10 @@ struct ComputeGraphParams {
     std::uint32_t n_kv = 0;      // cells per stream of a full-attention layer
     std::uint32_t n_kv_swa = 0;  // cells per stream of a sliding-window layer
     bool flash_attn = true;
+    // A quantized K / V cache: llama.cpp rotates Q and K (V and the attention output) by a
+    // Hadamard matrix (llama_kv_cache ctor attn_rot_k / attn_rot_v, llama_mul_mat_hadamard).
+    bool quantized_k = false;
+    bool quantized_v = false;
 };
 
 // True when `architecture` has a skeleton.
