@@ -27,6 +27,62 @@ Bytes nbytes(const Tensor& t) {
 
 namespace {
 
+const char* opName(Op op) {
+    switch (op) {
+    case Op::None:
+        return "NONE";
+    case Op::GetRows:
+        return "GET_ROWS";
+    case Op::RmsNorm:
+        return "RMS_NORM";
+    case Op::Norm:
+        return "NORM";
+    case Op::Mul:
+        return "MUL";
+    case Op::Add:
+        return "ADD";
+    case Op::Scale:
+        return "SCALE";
+    case Op::Unary:
+        return "UNARY";
+    case Op::SoftMax:
+        return "SOFT_MAX";
+    case Op::Rope:
+        return "ROPE";
+    case Op::MulMat:
+        return "MUL_MAT";
+    case Op::MulMatId:
+        return "MUL_MAT_ID";
+    case Op::Glu:
+        return "GLU";
+    case Op::Cont:
+        return "CONT";
+    case Op::Cpy:
+        return "CPY";
+    case Op::Concat:
+        return "CONCAT";
+    case Op::Argsort:
+        return "ARGSORT";
+    case Op::SumRows:
+        return "SUM_ROWS";
+    case Op::Div:
+        return "DIV";
+    case Op::Clamp:
+        return "CLAMP";
+    case Op::FlashAttn:
+        return "FLASH_ATTN_EXT";
+    case Op::SetRows:
+        return "SET_ROWS";
+    case Op::Reshape:
+        return "RESHAPE";
+    case Op::View:
+        return "VIEW";
+    case Op::Permute:
+        return "PERMUTE";
+    }
+    return "?";
+}
+
 // ggml_new_tensor_impl: a new tensor's strides are contiguous.
 void contiguous(Tensor& t) {
     t.nb[0] = elemSize(t.type);
@@ -181,6 +237,23 @@ void Graph::expand(Id root) {
     }
 }
 
+std::vector<std::string> describeNodes(const Graph& g) {
+    std::vector<std::string> out;
+    out.reserve(g.nodes().size());
+    for (const Id n : g.nodes()) {
+        const Tensor& t = g.at(n);
+        std::string line = opName(t.op);
+        line += " [";
+        for (size_t i = 0; i < 4; ++i) {
+            if (i > 0) line += ',';
+            line += std::to_string(t.ne[i]);
+        }
+        line += ']';
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
 namespace {
 
 bool canInplace(Op op) {
@@ -188,6 +261,7 @@ bool canInplace(Op op) {
     case Op::Add:
     case Op::Mul:
     case Op::Div:
+    case Op::Clamp:
     case Op::Scale:
     case Op::Unary:
     case Op::Rope:

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace headroom::graph {
@@ -41,6 +42,7 @@ enum class Op : std::uint8_t {
     Argsort,   // ggml_argsort / ggml_top_k
     SumRows,   // ggml_sum_rows
     Div,       // ggml_div (in place)
+    Clamp,     // ggml_clamp (in place)
     FlashAttn, // ggml_flash_attn_ext
     SetRows,   // ggml_set_rows (a view of the cache it writes)
     Reshape,   // ggml_reshape_* (view)
@@ -115,6 +117,9 @@ private:
 };
 
 Bytes elemSize(Elem e);
+// One line per node in graph order, "OP [ne0,ne1,ne2,ne3]" with ggml's op names (GGML_OP_*
+// without the prefix; unary ops as UNARY), to compare a skeleton with a graph llama.cpp dumped.
+std::vector<std::string> describeNodes(const Graph& g);
 // ggml_nbytes of a contiguous tensor.
 Bytes nbytes(const Tensor& t);
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace headroom {
 
@@ -39,6 +40,12 @@ struct Family {
     bool fused_qkv = false;      // one QKV projection, Q, K and V strided views of it (Phi-3)
     bool fused_up = false;       // one up projection of 2 n_ff, ggml_swiglu of it (Phi-3)
     bool residual_first = false; // the block output is add(ffn_inp, ffn_out) (Phi-3)
+    bool qk_norm_full = false;   // RMS norm of the whole Q and K projections (OLMoE)
+    // Routed experts (build_moe_ffn): sigmoid gating instead of softmax, a selection bias added
+    // to the probabilities, the selected weights normalised to sum 1.
+    bool moe_sigmoid = false;
+    bool moe_probs_bias = false;
+    bool moe_norm_w = false;
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -65,6 +72,18 @@ bool familyOf(const std::string& arch, Family& f) {
         f.embd_scale = f.q_scale = f.post_norms = f.order_qkv = true;
         f.softcap = arch == "gemma2";
         f.qk_norm = arch == "gemma3";
+        return true;
+    }
+    if (arch == "qwen3moe") {
+        f.qk_norm = f.moe_norm_w = true;
+        return true;
+    }
+    if (arch == "olmoe") {
+        f.qk_norm_full = true;
+        return true;
+    }
+    if (arch == "glm4moe") {
+        f.qkv_bias = f.moe_sigmoid = f.moe_probs_bias = f.moe_norm_w = true;
         return true;
     }
     if (arch == "phi3") {
@@ -97,7 +116,7 @@ public:
         // llm_build_phi3: Q, K and V are strided views of one wqkv product.
         const std::int64_t n_qkv = (n_head * hd_k + n_head_kv * (hd_k + hd_v));
         const Id qkv = f.fused_qkv ? mm(n_qkv, x) : kNone;
-        auto project = [&](std::int64_t heads, std::int64_t hd) {
+        auto project = [&](std::int64_t heads, std::int64_t hd, bool qk) {
             if (f.fused_qkv)
                 return g.view(qkv, {hd, heads, ub, 1},
                               {4, 4 * static_cast<std::uint64_t>(hd),
@@ -105,21 +124,22 @@ public:
                                4 * static_cast<std::uint64_t>(n_qkv * ub)});
             Id t = mm(heads * hd, x);
             if (f.qkv_bias) t = g.add(t, W);
+            if (f.qk_norm_full && qk) t = g.mul(g.rmsNorm(t), W);
             return g.reshape(t, {hd, heads, ub, 1});
         };
         auto normRope = [&](Id t) {
             if (f.qk_norm) t = g.mul(g.rmsNorm(t), W);
             return rope ? g.unary(Op::Rope, t, {positions(), W}) : t;
         };
-        Id q = normRope(project(n_head, hd_k));
+        Id q = normRope(project(n_head, hd_k, true));
         if (f.q_scale) q = g.scale(q);
         Id k, v;
         if (f.order_qkv) {
-            k = normRope(project(n_head_kv, hd_k));
-            v = project(n_head_kv, hd_v);
+            k = normRope(project(n_head_kv, hd_k, true));
+            v = project(n_head_kv, hd_v, false);
         } else {
-            v = project(n_head_kv, hd_v);
-            k = normRope(project(n_head_kv, hd_k));
+            v = project(n_head_kv, hd_v, false);
+            k = normRope(project(n_head_kv, hd_k, true));
         }
         // build_attn: with a quantized cache, Q and K (and V) are rotated before the cache write.
         const int k_rot = kRot(swa);
@@ -187,12 +207,62 @@ public:
         return mm(m_.n_embd, g.glu(gate, up));
     }
 
+    // llm_graph_context::build_moe_ffn (src/llama-graph.cpp) with gated experts: router logits,
+    // probabilities, the top n_expert_used (ggml_argsort + a view), their weights, the experts'
+    // gate/up/down through ggml_mul_mat_id, weighted, and summed view by view.
+    Id moe(Id x, const Family& f) {
+        const std::int64_t n_embd = m_.n_embd;
+        const std::int64_t n_expert = m_.moe.n_expert;
+        const std::int64_t n_used = std::max<std::uint32_t>(1, m_.moe.n_expert_used);
+        const std::int64_t n_ff = m_.n_ff_exp ? m_.n_ff_exp : m_.n_ff;
+        const std::int64_t ub = ub_;
+        const Id logits = mm(n_expert, x);
+        const Id probs = f.moe_sigmoid ? g.unary(Op::Unary, logits) : g.unary(Op::SoftMax, logits);
+        const Id probs_r = g.reshape(probs, {1, n_expert, ub, 1});
+        const Id sel = f.moe_probs_bias ? g.add(probs, W) : probs;
+        const Id sorted = g.op(Op::Argsort, Elem::I32, {n_expert, ub, 1, 1}, {sel});
+        const Tensor& ts = g.at(sorted);
+        const Id topk = g.view(sorted, {n_used, ub, 1, 1}, ts.nb);
+        Id weights = g.getRows(probs_r, topk);
+        if (f.moe_norm_w) {
+            const Id w2 = g.reshape(weights, {n_used, ub, 1, 1});
+            const Id sum = g.op(Op::SumRows, Elem::F32, {1, ub, 1, 1}, {w2});
+            const Id clamped = g.unary(Op::Clamp, sum);
+            const Id normed = g.unary(Op::Div, w2, {clamped});
+            weights = g.reshape(normed, {1, n_used, ub, 1});
+        }
+        const Id xr = g.reshape(x, {n_embd, 1, ub, 1});
+        const Id gate = g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk});
+        const Id up = g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk});
+        const Id act = g.glu(gate, up);
+        const Id down = g.op(Op::MulMatId, Elem::F32, {n_embd, n_used, ub, 1}, {W, act, topk});
+        const Id weighted = g.mul(down, weights);
+        const Tensor& tw = g.at(weighted);
+        const std::array<std::uint64_t, 4> nb{4, tw.nb[2], tw.nb[3], tw.nb[3]};
+        std::vector<Id> views;
+        views.reserve(static_cast<size_t>(n_used));
+        for (std::int64_t i = 0; i < n_used; ++i)
+            views.push_back(g.view(weighted, {n_embd, ub, 1, 1}, nb));
+        Id out = views[0];
+        for (size_t i = 1; i < views.size(); ++i)
+            out = g.add(out, views[i]);
+        if (m_.moe.n_expert_shared > 0) {
+            // The shared experts read the same normed input; their output is added after.
+            const Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
+            out = g.add(out, shexp);
+        }
+        return out;
+    }
+
     Id norm(Id x, const Family& f) { return g.mul(f.layer_norm ? g.norm(x) : g.rmsNorm(x), W); }
 
     Bytes dense(const Family& f) {
         Id inpL = embeddings();
         if (f.embd_scale) inpL = g.scale(inpL);
-        const size_t n_layer = m_.layers.size();
+        // Next-token-prediction blocks are not part of the main graph.
+        size_t n_layer = 0;
+        for (const LayerShape& l : m_.layers)
+            n_layer += l.is_mtp ? 0 : 1;
         for (size_t il = 0; il < n_layer; ++il) {
             const LayerShape& l = m_.layers[il];
             const bool last = il + 1 == n_layer;
@@ -220,7 +290,8 @@ public:
             if (f.post_norms) cur = norm(cur, f);
             if (f.residual_scale) cur = g.scale(cur);
             const Id ffn_inp = g.add(cur, inpSA);
-            cur = ffn(norm(ffn_inp, f), m_.n_ff, f.fused_up);
+            const Id ffn_in = norm(ffn_inp, f);
+            cur = l.experts_bytes > 0 ? moe(ffn_in, f) : ffn(ffn_in, m_.n_ff, f.fused_up);
             if (f.post_norms) cur = norm(cur, f);
             if (f.residual_scale) cur = g.scale(cur);
             inpL = f.residual_first ? g.add(ffn_inp, cur) : g.add(cur, ffn_inp);
@@ -236,6 +307,7 @@ public:
         g.expand(out);
         return graph::replayPeak(g, kCpuAlignment);
     }
+    const Graph& built() const { return g; }
 
 private:
     Id mm(std::int64_t rows, Id x) {
@@ -334,16 +406,17 @@ private:
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
 };
 
-// The skeletons cover uniform dense blocks with standard attention; anything else (MoE, MLA,
-// recurrent layers, layers without a cache) keeps the closed form.
+// The skeletons cover blocks with standard attention and a dense or routed-expert FFN; anything
+// else (MLA, recurrent layers, layers without a cache) keeps the closed form.
 bool denseAttentionOnly(const ModelShape& m) {
-    if (m.layers.empty() || m.isMoe() || m.n_embd == 0 || m.n_vocab == 0 || m.n_ff == 0)
-        return false;
-    return std::all_of(m.layers.begin(), m.layers.end(), [](const LayerShape& l) {
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0) return false;
+    if (m.isMoe() && (m.moe.n_expert_used == 0 || (m.n_ff_exp == 0 && m.n_ff == 0))) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(), [&m](const LayerShape& l) {
+        if (l.is_mtp) return true; // not in the main graph
         return (l.attention == AttentionKind::Full ||
                 l.attention == AttentionKind::SlidingWindow) &&
-               !l.is_mtp && l.n_head > 0 && l.n_head_kv > 0 && l.n_embd_k_gqa % l.n_head_kv == 0 &&
-               l.n_embd_v_gqa % l.n_head_kv == 0 && l.experts_bytes == 0;
+               l.n_head > 0 && l.n_head_kv > 0 && l.n_embd_k_gqa % l.n_head_kv == 0 &&
+               l.n_embd_v_gqa % l.n_head_kv == 0 && (l.experts_bytes > 0 || m.n_ff > 0);
     });
 }
 
@@ -359,6 +432,18 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
     if (!familyOf(model.architecture, f) || !denseAttentionOnly(model)) return std::nullopt;
     Builder b(model, params);
     return b.dense(f);
+}
+
+} // namespace headroom
+
+namespace headroom {
+
+std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGraphParams& params) {
+    Family f;
+    if (!familyOf(model.architecture, f) || !denseAttentionOnly(model)) return {};
+    Builder b(model, params);
+    b.dense(f);
+    return graph::describeNodes(b.built());
 }
 
 } // namespace headroom

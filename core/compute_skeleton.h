@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace headroom {
 
@@ -30,5 +32,9 @@ bool hasComputeSkeleton(const ModelShape& model);
 // The CPU backend's compute buffer for the whole graph (every layer and the output on one
 // backend), or nullopt when the architecture has no skeleton.
 std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params);
+
+// The skeleton's nodes in graph order (graph::describeNodes), empty without a skeleton: for tests
+// and for comparing with llama.cpp's own graph (tests/validation/peak.cpp HEADROOM_GRAPH_DUMP).
+std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGraphParams& params);
 
 } // namespace headroom
