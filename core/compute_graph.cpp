@@ -69,6 +69,8 @@ const char* opName(Op op) {
         return "DIV";
     case Op::Clamp:
         return "CLAMP";
+    case Op::AddId:
+        return "ADD_ID";
     case Op::FlashAttn:
         return "FLASH_ATTN_EXT";
     case Op::SetRows:
@@ -262,6 +264,7 @@ bool canInplace(Op op) {
     case Op::Mul:
     case Op::Div:
     case Op::Clamp:
+    case Op::AddId:
     case Op::Scale:
     case Op::Unary:
     case Op::Rope:

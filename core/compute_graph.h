@@ -43,6 +43,7 @@ enum class Op : std::uint8_t {
     SumRows,   // ggml_sum_rows
     Div,       // ggml_div (in place)
     Clamp,     // ggml_clamp (in place)
+    AddId,     // ggml_add_id (in place)
     FlashAttn, // ggml_flash_attn_ext
     SetRows,   // ggml_set_rows (a view of the cache it writes)
     Reshape,   // ggml_reshape_* (view)

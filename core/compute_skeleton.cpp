@@ -46,6 +46,14 @@ struct Family {
     bool moe_sigmoid = false;
     bool moe_probs_bias = false;
     bool moe_norm_w = false;
+    // gpt-oss (llm_build_openai_moe_iswa): router bias added to the logits (no gating function),
+    // softmax over the selected weights, expert biases (ggml_add_id), an attention output bias,
+    // and the last block's output is a graph output whose rows are gathered after it.
+    bool moe_logit_bias = false;
+    bool moe_softmax_weights = false;
+    bool moe_expert_bias = false;
+    bool attn_out_bias = false;
+    bool rows_after_last = false;
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -84,6 +92,11 @@ bool familyOf(const std::string& arch, Family& f) {
     }
     if (arch == "glm4moe") {
         f.qkv_bias = f.moe_sigmoid = f.moe_probs_bias = f.moe_norm_w = true;
+        return true;
+    }
+    if (arch == "gpt-oss") {
+        f.order_qkv = f.moe_logit_bias = f.moe_softmax_weights = f.moe_expert_bias = true;
+        f.attn_out_bias = f.rows_after_last = true;
         return true;
     }
     if (arch == "phi3") {
@@ -217,7 +230,9 @@ public:
         const std::int64_t n_ff = m_.n_ff_exp ? m_.n_ff_exp : m_.n_ff;
         const std::int64_t ub = ub_;
         const Id logits = mm(n_expert, x);
-        const Id probs = f.moe_sigmoid ? g.unary(Op::Unary, logits) : g.unary(Op::SoftMax, logits);
+        const Id probs = f.moe_logit_bias ? g.add(logits, W)
+                         : f.moe_sigmoid  ? g.unary(Op::Unary, logits)
+                                          : g.unary(Op::SoftMax, logits);
         const Id probs_r = g.reshape(probs, {1, n_expert, ub, 1});
         const Id sel = f.moe_probs_bias ? g.add(probs, W) : probs;
         const Id sorted = g.op(Op::Argsort, Elem::I32, {n_expert, ub, 1, 1}, {sel});
@@ -231,11 +246,17 @@ public:
             const Id normed = g.unary(Op::Div, w2, {clamped});
             weights = g.reshape(normed, {1, n_used, ub, 1});
         }
+        if (f.moe_softmax_weights) {
+            const Id w2 = g.reshape(weights, {n_used, ub, 1, 1});
+            weights = g.reshape(g.unary(Op::SoftMax, w2), {1, n_used, ub, 1});
+        }
         const Id xr = g.reshape(x, {n_embd, 1, ub, 1});
-        const Id gate = g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk});
-        const Id up = g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk});
+        auto bias = [&](Id t) { return f.moe_expert_bias ? g.unary(Op::AddId, t, {W, topk}) : t; };
+        const Id gate = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
+        const Id up = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
         const Id act = g.glu(gate, up);
-        const Id down = g.op(Op::MulMatId, Elem::F32, {n_embd, n_used, ub, 1}, {W, act, topk});
+        const Id down =
+            bias(g.op(Op::MulMatId, Elem::F32, {n_embd, n_used, ub, 1}, {W, act, topk}));
         const Id weighted = g.mul(down, weights);
         const Tensor& tw = g.at(weighted);
         const std::array<std::uint64_t, 4> nb{4, tw.nb[2], tw.nb[3], tw.nb[3]};
@@ -283,7 +304,8 @@ public:
                 continue;
             }
             cur = mm(m_.n_embd, cur);
-            if (last) {
+            if (f.attn_out_bias) cur = g.add(cur, W);
+            if (last && !f.rows_after_last) {
                 cur = g.getRows(cur, outIds());
                 inpSA = g.getRows(inpSA, outIds());
             }
@@ -295,6 +317,10 @@ public:
             if (f.post_norms) cur = norm(cur, f);
             if (f.residual_scale) cur = g.scale(cur);
             inpL = f.residual_first ? g.add(ffn_inp, cur) : g.add(cur, ffn_inp);
+        }
+        if (f.rows_after_last) {
+            g.setOutput(inpL);
+            inpL = g.getRows(inpL, outIds());
         }
         // The final norm (result_norm) and the output head (result_output), both graph outputs
         // (llm_graph_result::set_outputs -> ggml_set_output).
