@@ -71,6 +71,8 @@ const char* opName(Op op) {
         return "CLAMP";
     case Op::AddId:
         return "ADD_ID";
+    case Op::Repeat:
+        return "REPEAT";
     case Op::FlashAttn:
         return "FLASH_ATTN_EXT";
     case Op::SetRows:
@@ -244,6 +246,7 @@ std::vector<std::string> describeNodes(const Graph& g) {
     out.reserve(g.nodes().size());
     for (const Id n : g.nodes()) {
         const Tensor& t = g.at(n);
+        if (t.external) continue; // outside the buffer: a cache write or view
         std::string line = opName(t.op);
         line += " [";
         for (size_t i = 0; i < 4; ++i) {

@@ -44,6 +44,7 @@ enum class Op : std::uint8_t {
     Div,       // ggml_div (in place)
     Clamp,     // ggml_clamp (in place)
     AddId,     // ggml_add_id (in place)
+    Repeat,    // ggml_repeat
     FlashAttn, // ggml_flash_attn_ext
     SetRows,   // ggml_set_rows (a view of the cache it writes)
     Reshape,   // ggml_reshape_* (view)
@@ -118,8 +119,9 @@ private:
 };
 
 Bytes elemSize(Elem e);
-// One line per node in graph order, "OP [ne0,ne1,ne2,ne3]" with ggml's op names (GGML_OP_*
-// without the prefix; unary ops as UNARY), to compare a skeleton with a graph llama.cpp dumped.
+// One line per node of the compute buffer (external nodes left out) in graph order, "OP
+// [ne0,ne1,ne2,ne3]" with ggml's op names (GGML_OP_* without the prefix; unary ops as UNARY), to
+// compare a skeleton with a graph llama.cpp dumped.
 std::vector<std::string> describeNodes(const Graph& g);
 // ggml_nbytes of a contiguous tensor.
 Bytes nbytes(const Tensor& t);

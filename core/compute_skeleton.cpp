@@ -54,6 +54,13 @@ struct Family {
     bool moe_expert_bias = false;
     bool attn_out_bias = false;
     bool rows_after_last = false;
+    // Llama 4 (llm_build_llama_iswa): an L2 norm of Q and K after RoPE, NoPE layers (the
+    // full-attention ones) scaling Q by the attn_scale input, experts chosen on the raw logits
+    // and applied to the input weighted before them.
+    bool l2_norm_qk = false;
+    bool nope_attn_scale = false;
+    bool moe_sort_logits = false;
+    bool moe_weights_before = false;
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -99,6 +106,11 @@ bool familyOf(const std::string& arch, Family& f) {
         f.attn_out_bias = f.rows_after_last = true;
         return true;
     }
+    if (arch == "llama4") {
+        f.order_qkv = f.rope_swa_only = f.l2_norm_qk = f.nope_attn_scale = true;
+        f.moe_sigmoid = f.moe_sort_logits = f.moe_weights_before = true;
+        return true;
+    }
     if (arch == "phi3") {
         f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
         return true;
@@ -142,10 +154,13 @@ public:
         };
         auto normRope = [&](Id t) {
             if (f.qk_norm) t = g.mul(g.rmsNorm(t), W);
-            return rope ? g.unary(Op::Rope, t, {positions(), W}) : t;
+            if (!rope) return t;
+            t = g.unary(Op::Rope, t, {positions(), W});
+            return f.l2_norm_qk ? g.rmsNorm(t) : t;
         };
         Id q = normRope(project(n_head, hd_k, true));
         if (f.q_scale) q = g.scale(q);
+        if (f.nope_attn_scale && !rope) q = g.mul(q, attnScale());
         Id k, v;
         if (f.order_qkv) {
             k = normRope(project(n_head_kv, hd_k, true));
@@ -163,9 +178,10 @@ public:
         }
         if (v_rot > 0) v = hadamard(v, rotInput(swa, true, v_rot));
         // "expand k later to enable rope fusion which directly writes into k-v cache"
+        // (the builders of the Q, K, V families expand K before V themselves)
         g.expand(q);
-        g.expand(v);
-        g.expand(k);
+        g.expand(f.order_qkv ? k : v);
+        g.expand(f.order_qkv ? v : k);
 
         // llama_kv_cache::cpy_k / cpy_v: ggml_set_rows of the new rows into the cache (a view of
         // the cache); without flash attention V is stored transposed, one index per element.
@@ -234,7 +250,7 @@ public:
                          : f.moe_sigmoid  ? g.unary(Op::Unary, logits)
                                           : g.unary(Op::SoftMax, logits);
         const Id probs_r = g.reshape(probs, {1, n_expert, ub, 1});
-        const Id sel = f.moe_probs_bias ? g.add(probs, W) : probs;
+        const Id sel = f.moe_sort_logits ? logits : f.moe_probs_bias ? g.add(probs, W) : probs;
         const Id sorted = g.op(Op::Argsort, Elem::I32, {n_expert, ub, 1, 1}, {sel});
         const Tensor& ts = g.at(sorted);
         const Id topk = g.view(sorted, {n_used, ub, 1, 1}, ts.nb);
@@ -250,14 +266,19 @@ public:
             const Id w2 = g.reshape(weights, {n_used, ub, 1, 1});
             weights = g.reshape(g.unary(Op::SoftMax, w2), {1, n_used, ub, 1});
         }
-        const Id xr = g.reshape(x, {n_embd, 1, ub, 1});
+        g.expand(weights); // build_moe_ffn expands the weights before the experts
+        Id xr = g.reshape(x, {n_embd, 1, ub, 1});
+        if (f.moe_weights_before) {
+            const Id rep = g.op(Op::Repeat, Elem::F32, {n_embd, n_used, ub, 1}, {xr});
+            xr = g.mul(rep, weights);
+        }
         auto bias = [&](Id t) { return f.moe_expert_bias ? g.unary(Op::AddId, t, {W, topk}) : t; };
         const Id gate = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
         const Id up = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
         const Id act = g.glu(gate, up);
         const Id down =
             bias(g.op(Op::MulMatId, Elem::F32, {n_embd, n_used, ub, 1}, {W, act, topk}));
-        const Id weighted = g.mul(down, weights);
+        const Id weighted = f.moe_weights_before ? down : g.mul(down, weights);
         const Tensor& tw = g.at(weighted);
         const std::array<std::uint64_t, 4> nb{4, tw.nb[2], tw.nb[3], tw.nb[3]};
         std::vector<Id> views;
@@ -267,6 +288,7 @@ public:
         Id out = views[0];
         for (size_t i = 1; i < views.size(); ++i)
             out = g.add(out, views[i]);
+        if (views.size() == 1) out = g.cont(out, {n_embd, ub, 1, 1});
         if (m_.moe.n_expert_shared > 0) {
             // The shared experts read the same normed input; their output is added after.
             const Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
@@ -350,6 +372,11 @@ private:
         g.expand(g.input(Elem::F32, m_.n_embd, ub_));
         return embd;
     }
+    // llm_graph_input_attn_temp: the NoPE layers' per-token attention scale.
+    Id attnScale() {
+        if (attn_scale_ == kNone) attn_scale_ = g.input(Elem::F32, 1, 1, ub_);
+        return attn_scale_;
+    }
     Id positions() {
         if (pos_ == kNone) pos_ = g.input(Elem::I32, ub_);
         return pos_;
@@ -428,7 +455,7 @@ private:
     std::uint32_t n_out_ = 1;
     Id tokens_ = kNone, pos_ = kNone, out_ids_ = kNone;
     Id k_idxs_ = kNone, v_idxs_ = kNone, k_idxs_swa_ = kNone, v_idxs_swa_ = kNone;
-    Id mask_ = kNone, mask_swa_ = kNone;
+    Id mask_ = kNone, mask_swa_ = kNone, attn_scale_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
 };
 
