@@ -73,6 +73,10 @@ const char* opName(Op op) {
         return "ADD_ID";
     case Op::Repeat:
         return "REPEAT";
+    case Op::SsmConv:
+        return "SSM_CONV";
+    case Op::SsmScan:
+        return "SSM_SCAN";
     case Op::FlashAttn:
         return "FLASH_ATTN_EXT";
     case Op::SetRows:

@@ -45,6 +45,8 @@ enum class Op : std::uint8_t {
     Clamp,     // ggml_clamp (in place)
     AddId,     // ggml_add_id (in place)
     Repeat,    // ggml_repeat
+    SsmConv,   // ggml_ssm_conv
+    SsmScan,   // ggml_ssm_scan
     FlashAttn, // ggml_flash_attn_ext
     SetRows,   // ggml_set_rows (a view of the cache it writes)
     Reshape,   // ggml_reshape_* (view)

@@ -297,6 +297,96 @@ public:
         return out;
     }
 
+    // llm_graph_context::build_rs: the sequences' states gathered from the cache (s_copy_main)
+    // into the buffer, and the extra states copied within the cache (a zero-row get_rows when
+    // every state is in the batch); the cache writes are views of external memory.
+    Id stateRows(std::int64_t state_size) {
+        const Id rows =
+            g.op(Op::GetRows, Elem::F32, {state_size, n_seqs(), 1, 1}, {W, sCopyMain()});
+        g.expand(rows);
+        return rows;
+    }
+    void extraStates(std::int64_t state_size) {
+        const Id extra = g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {W, sCopyExtra()});
+        g.expand(g.externalNode(Op::Cpy, {extra, W}));
+    }
+
+    // llm_build_mamba::build_mamba2_layer as llama.cpp v0.4.0 builds it (src/llama-model.cpp):
+    // the conv state joined to the new xBC, ggml_ssm_conv, ggml_ssm_scan over the SSM state, the
+    // gated group norm and the output projection.
+    Id mamba2(Id x) {
+        const SsmShape& ssm = m_.ssm;
+        const std::int64_t d_conv = ssm.d_conv, d_inner = ssm.d_inner, d_state = ssm.d_state;
+        const std::int64_t n_group = ssm.n_group, n_head = ssm.dt_rank;
+        const std::int64_t head_dim = d_inner / n_head;
+        const std::int64_t n_seqs = this->n_seqs();
+        const std::int64_t n_tok = ub_ / n_seqs;
+        const std::int64_t ch = d_inner + 2 * n_group * d_state;
+        const std::int64_t d_in_proj = 2 * d_inner + 2 * n_group * d_state + n_head;
+
+        Id conv = stateRows((d_conv - 1) * ch);
+        extraStates((d_conv - 1) * ch);
+        conv = g.reshape(conv, {d_conv - 1, ch, n_seqs, 1});
+        Id zxbcdt = mm(d_in_proj, x);
+        zxbcdt = g.reshape(zxbcdt, {d_in_proj, n_tok, n_seqs, 1});
+        const std::uint64_t nb1 = 4 * static_cast<std::uint64_t>(d_in_proj);
+        const std::uint64_t nb2 = nb1 * static_cast<std::uint64_t>(n_tok);
+        const Id z = g.view(zxbcdt, {head_dim, n_head, n_tok, n_seqs},
+                            {4, 4 * static_cast<std::uint64_t>(head_dim), nb1, nb2});
+        const Id xbc = g.view(zxbcdt, {ch, n_tok, n_seqs, 1}, {4, nb1, nb2, nb2 * n_seqs});
+        const Id dt = g.view(zxbcdt, {n_head, n_tok, n_seqs, 1}, {4, nb1, nb2, nb2 * n_seqs});
+        const Id conv_x = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, ch, n_seqs, 1},
+                               {conv, g.permute(xbc, 1, 0, 2, 3)});
+        const Tensor& tc = g.at(conv_x);
+        const Id last_conv = g.view(conv_x, {d_conv - 1, ch, n_seqs, 1}, tc.nb);
+        g.expand(g.externalNode(Op::Cpy, {last_conv, W}));
+        Id xs = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_x, W});
+        xs = g.add(xs, W);
+        xs = g.unary(Op::Unary, xs);
+        const Tensor& tx = g.at(xs);
+        const std::array<std::uint64_t, 4> xnb{4, 4 * static_cast<std::uint64_t>(head_dim),
+                                               tx.nb[1], tx.nb[2]};
+        const Id xv = g.view(xs, {head_dim, n_head, n_tok, n_seqs}, xnb);
+        const std::array<std::uint64_t, 4> bnb{4, 4 * static_cast<std::uint64_t>(d_state), tx.nb[1],
+                                               tx.nb[2]};
+        const Id b = g.view(xs, {d_state, n_group, n_tok, n_seqs}, bnb);
+        const Id c = g.view(xs, {d_state, n_group, n_tok, n_seqs}, bnb);
+        const Id dtb = g.add(g.cont(dt, {n_head, n_tok, n_seqs, 1}), W);
+        // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
+        const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
+                              {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
+                              {W, xv, dtb, W, b, c, sCopyMain()});
+        g.expand(y_ssm);
+        extraStates(d_state * d_inner);
+        const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
+        g.expand(g.externalNode(Op::Cpy, {y_state, W}));
+        const std::uint64_t hd4 = 4 * static_cast<std::uint64_t>(head_dim);
+        const Id y = g.view(y_ssm, {head_dim, n_head, n_tok, n_seqs},
+                            {4, hd4, hd4 * n_head, hd4 * n_head * n_tok});
+        const Id y_d = g.add(y, g.mul(xv, W));
+        const Id zc = g.cont(z, {head_dim, n_head, n_tok, n_seqs});
+        Id out = g.glu(zc, y_d);
+        out = g.reshape(out, {d_inner / n_group, n_group, n_tok, n_seqs});
+        out = g.mul(g.rmsNorm(out), W);
+        out = g.reshape(out, {d_inner, n_tok, n_seqs, 1});
+        return mm(m_.n_embd, out);
+    }
+
+    Bytes mamba2Model() {
+        Id inpL = embeddings();
+        const size_t n_layer = m_.layers.size();
+        const Family f;
+        for (size_t il = 0; il < n_layer; ++il) {
+            Id cur = mamba2(norm(inpL, f));
+            if (il + 1 == n_layer) {
+                cur = g.getRows(cur, outIds());
+                inpL = g.getRows(inpL, outIds());
+            }
+            inpL = g.add(cur, inpL);
+        }
+        return finish(inpL, f);
+    }
+
     Id norm(Id x, const Family& f) { return g.mul(f.layer_norm ? g.norm(x) : g.rmsNorm(x), W); }
 
     Bytes dense(const Family& f) {
@@ -344,8 +434,12 @@ public:
             g.setOutput(inpL);
             inpL = g.getRows(inpL, outIds());
         }
-        // The final norm (result_norm) and the output head (result_output), both graph outputs
-        // (llm_graph_result::set_outputs -> ggml_set_output).
+        return finish(inpL, f);
+    }
+
+    // The final norm (result_norm) and the output head (result_output), both graph outputs
+    // (llm_graph_result::set_outputs -> ggml_set_output).
+    Bytes finish(Id inpL, const Family& f) {
         const Id result_norm = norm(inpL, f);
         Id out = mm(m_.n_vocab, result_norm);
         if (f.logit_scale) out = g.scale(out);
@@ -376,6 +470,21 @@ private:
     Id attnScale() {
         if (attn_scale_ == kNone) attn_scale_ = g.input(Elem::F32, 1, 1, ub_);
         return attn_scale_;
+    }
+    // llm_graph_input_rs: s_copy [n_rs] and its two views (the batch's sequences, the rest).
+    std::int64_t n_seqs() const { return std::max<std::uint32_t>(1, p_.n_seqs); }
+    Id sCopy() {
+        if (s_copy_ == kNone) s_copy_ = g.input(Elem::I32, n_seqs());
+        return s_copy_;
+    }
+    Id sCopyMain() {
+        if (s_copy_main_ == kNone)
+            s_copy_main_ = g.view(sCopy(), {n_seqs(), 1, 1, 1}, {4, 0, 0, 0});
+        return s_copy_main_;
+    }
+    Id sCopyExtra() {
+        if (s_copy_extra_ == kNone) s_copy_extra_ = g.view(sCopy(), {0, 1, 1, 1}, {4, 0, 0, 0});
+        return s_copy_extra_;
     }
     Id positions() {
         if (pos_ == kNone) pos_ = g.input(Elem::I32, ub_);
@@ -456,6 +565,7 @@ private:
     Id tokens_ = kNone, pos_ = kNone, out_ids_ = kNone;
     Id k_idxs_ = kNone, v_idxs_ = kNone, k_idxs_swa_ = kNone, v_idxs_swa_ = kNone;
     Id mask_ = kNone, mask_swa_ = kNone, attn_scale_ = kNone;
+    Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
 };
 
@@ -473,18 +583,37 @@ bool denseAttentionOnly(const ModelShape& m) {
     });
 }
 
+// A Mamba-2 block needs its SSM sizes from the file (catalog shapes do not carry them).
+bool mamba2Only(const ModelShape& m) {
+    const SsmShape& s = m.ssm;
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0 || s.d_conv == 0 || s.d_inner == 0 ||
+        s.d_state == 0 || s.n_group == 0 || s.dt_rank == 0 || s.d_inner % s.dt_rank != 0 ||
+        s.d_inner % s.n_group != 0)
+        return false;
+    return std::all_of(m.layers.begin(), m.layers.end(),
+                       [](const LayerShape& l) { return l.isRecurrent(); });
+}
+
+enum class Kind { None, Dense, Mamba2 };
+
+Kind kindOf(const ModelShape& m, Family& f) {
+    if (m.architecture == "mamba2") return mamba2Only(m) ? Kind::Mamba2 : Kind::None;
+    return familyOf(m.architecture, f) && denseAttentionOnly(m) ? Kind::Dense : Kind::None;
+}
+
 } // namespace
 
 bool hasComputeSkeleton(const ModelShape& model) {
     Family f;
-    return familyOf(model.architecture, f) && denseAttentionOnly(model);
+    return kindOf(model, f) != Kind::None;
 }
 
 std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params) {
     Family f;
-    if (!familyOf(model.architecture, f) || !denseAttentionOnly(model)) return std::nullopt;
+    const Kind kind = kindOf(model, f);
+    if (kind == Kind::None) return std::nullopt;
     Builder b(model, params);
-    return b.dense(f);
+    return kind == Kind::Mamba2 ? b.mamba2Model() : b.dense(f);
 }
 
 } // namespace headroom
@@ -493,9 +622,13 @@ namespace headroom {
 
 std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGraphParams& params) {
     Family f;
-    if (!familyOf(model.architecture, f) || !denseAttentionOnly(model)) return {};
+    const Kind kind = kindOf(model, f);
+    if (kind == Kind::None) return {};
     Builder b(model, params);
-    b.dense(f);
+    if (kind == Kind::Mamba2)
+        b.mamba2Model();
+    else
+        b.dense(f);
     return graph::describeNodes(b.built());
 }
 

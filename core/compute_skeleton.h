@@ -19,6 +19,7 @@ struct ComputeGraphParams {
     std::uint32_t n_outputs = 0; // rows the graph computes logits for (<= n_ubatch)
     std::uint32_t n_kv = 0;      // cells per stream of a full-attention layer
     std::uint32_t n_kv_swa = 0;  // cells per stream of a sliding-window layer
+    std::uint32_t n_seqs = 1;    // sequences in the micro-batch (n_seq_max unless kv_unified)
     bool flash_attn = true;
     // A quantized K / V cache: llama.cpp rotates Q and K (V and the attention output) by a
     // Hadamard matrix (llama_kv_cache ctor attn_rot_k / attn_rot_v, llama_mul_mat_hadamard).

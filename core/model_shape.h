@@ -67,6 +67,16 @@ struct LayerShape {
     bool isMla() const { return attention == AttentionKind::Mla; }
 };
 
+// Mamba-2 style SSM dimensions (llama_hparams ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_n_group,
+// ssm_dt_rank): the compute-graph skeletons need them (compute_skeleton.h); 0 when unknown.
+struct SsmShape {
+    std::uint32_t d_conv = 0;
+    std::uint32_t d_inner = 0;
+    std::uint32_t d_state = 0;
+    std::uint32_t n_group = 0;
+    std::uint32_t dt_rank = 0; // SSM heads
+};
+
 struct MoeShape {
     std::uint32_t n_expert = 0;        // routed experts per MoE layer
     std::uint32_t n_expert_used = 0;   // experts active per token
@@ -115,6 +125,7 @@ struct ModelShape {
     std::uint64_t n_params = 0; // total parameters (speed estimate); 0 = derive from bytes
     std::vector<LayerShape> layers;
     MoeShape moe;
+    SsmShape ssm;
 
     // Tensors outside the repeating blocks.
     Bytes token_embd_bytes = 0; // token_embd: llama.cpp keeps it on the CPU (input layer)

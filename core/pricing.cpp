@@ -231,7 +231,7 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     // an output: llama_context::graph_reserve) replayed through ggml-alloc.
     const std::uint32_t graph_outputs = g.n_ubatch;
     if (const auto replayed = replayedCompute(
-            model, {g.n_ubatch, graph_outputs, g.n_ctx_seq, g.swa_cells, opt.flash_attn,
+            model, {g.n_ubatch, graph_outputs, g.n_ctx_seq, g.swa_cells, g.n_stream, opt.flash_attn,
                     isQuantizedCacheType(opt.type_k), isQuantizedCacheType(opt.type_v)}))
         p.compute_graph = *replayed;
     if (opt.mtp && model.mtpCapable()) p.compute_mtp = p.compute_logits;

@@ -154,6 +154,7 @@ struct Hparams {
     SwaType swa_type = SwaType::None;
     std::uint32_t n_swa = 0;
     std::uint32_t ssm_d_conv = 0, ssm_d_inner = 0, ssm_d_state = 0, ssm_n_group = 0;
+    std::uint32_t ssm_dt_rank = 0; // ssm.time_step_rank (SSM heads; the graph skeletons)
     std::uint32_t shortconv_l_cache = 0;
     std::uint32_t wkv_head_size = 0, token_shift_count = 2;
     std::uint32_t n_embd_head_kda = 0; // Kimi delta attention head size (kda.head_dim)
@@ -410,6 +411,7 @@ void readSsm(Meta& m, Hparams& hp, bool with_groups) {
     m.u32("ssm.inner_size", hp.ssm_d_inner, true);
     m.u32("ssm.state_size", hp.ssm_d_state, true);
     if (with_groups) m.u32("ssm.group_count", hp.ssm_n_group, true);
+    m.u32("ssm.time_step_rank", hp.ssm_dt_rank);
 }
 
 // src/models/mamba.cpp / mamba2.cpp load_arch_hparams: SSM only (mamba has no groups).
@@ -1258,6 +1260,7 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
     shape.n_mtp_layers = hp.n_layer_nextn;
     shape.mtp_draft_nextn_only = rule && rule->mtp_context_plain_cache;
     shape.file_bytes = in.file_bytes;
+    shape.ssm = {hp.ssm_d_conv, hp.ssm_d_inner, hp.ssm_d_state, hp.ssm_n_group, hp.ssm_dt_rank};
 
     if (rule) {
         buildLayers(hp, rule, shape);
