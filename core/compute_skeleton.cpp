@@ -61,6 +61,7 @@ struct Family {
     bool nope_attn_scale = false;
     bool moe_sort_logits = false;
     bool moe_weights_before = false;
+    bool mamba2 = false; // Mamba-2 blocks among the attention ones (Granite 4.0-H)
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -109,6 +110,11 @@ bool familyOf(const std::string& arch, Family& f) {
     if (arch == "llama4") {
         f.order_qkv = f.rope_swa_only = f.l2_norm_qk = f.nope_attn_scale = true;
         f.moe_sigmoid = f.moe_sort_logits = f.moe_weights_before = true;
+        return true;
+    }
+    if (arch == "granitehybrid") {
+        f.embd_scale = f.residual_scale = f.logit_scale = f.rope_swa_only = true;
+        f.moe_norm_w = f.mamba2 = true;
         return true;
     }
     if (arch == "phi3") {
@@ -289,6 +295,7 @@ public:
         for (size_t i = 1; i < views.size(); ++i)
             out = g.add(out, views[i]);
         if (views.size() == 1) out = g.cont(out, {n_embd, ub, 1, 1});
+        g.expand(out); // build_moe_ffn's result is in the graph before the shared expert
         if (m_.moe.n_expert_shared > 0) {
             // The shared experts read the same normed input; their output is added after.
             const Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
@@ -389,6 +396,18 @@ public:
 
     Id norm(Id x, const Family& f) { return g.mul(f.layer_norm ? g.norm(x) : g.rmsNorm(x), W); }
 
+    // The residual add and the FFN after a block's attention or SSM output `cur`.
+    Id ffnBlock(const LayerShape& l, Id cur, Id inpSA, const Family& f) {
+        if (f.post_norms) cur = norm(cur, f);
+        if (f.residual_scale) cur = g.scale(cur);
+        const Id ffn_inp = g.add(cur, inpSA);
+        const Id ffn_in = norm(ffn_inp, f);
+        cur = l.experts_bytes > 0 ? moe(ffn_in, f) : ffn(ffn_in, m_.n_ff, f.fused_up);
+        if (f.post_norms) cur = norm(cur, f);
+        if (f.residual_scale) cur = g.scale(cur);
+        return f.residual_first ? g.add(ffn_inp, cur) : g.add(cur, ffn_inp);
+    }
+
     Bytes dense(const Family& f) {
         Id inpL = embeddings();
         if (f.embd_scale) inpL = g.scale(inpL);
@@ -401,6 +420,17 @@ public:
             const bool last = il + 1 == n_layer;
             Id inpSA = inpL;
             Id normed = norm(inpL, f);
+            if (l.isRecurrent()) {
+                // A Mamba-2 block in a hybrid (llm_build_granite_hybrid): the same residual and
+                // FFN follow it.
+                Id cur = mamba2(normed);
+                if (last) {
+                    cur = g.getRows(cur, outIds());
+                    inpSA = g.getRows(inpSA, outIds());
+                }
+                inpL = ffnBlock(l, cur, inpSA, f);
+                continue;
+            }
             Id cur = attention(l, normed, f);
             if (f.parallel) {
                 // llm_build_command_r: the FFN reads the normed input too; the block's output
@@ -421,14 +451,7 @@ public:
                 cur = g.getRows(cur, outIds());
                 inpSA = g.getRows(inpSA, outIds());
             }
-            if (f.post_norms) cur = norm(cur, f);
-            if (f.residual_scale) cur = g.scale(cur);
-            const Id ffn_inp = g.add(cur, inpSA);
-            const Id ffn_in = norm(ffn_inp, f);
-            cur = l.experts_bytes > 0 ? moe(ffn_in, f) : ffn(ffn_in, m_.n_ff, f.fused_up);
-            if (f.post_norms) cur = norm(cur, f);
-            if (f.residual_scale) cur = g.scale(cur);
-            inpL = f.residual_first ? g.add(ffn_inp, cur) : g.add(cur, ffn_inp);
+            inpL = ffnBlock(l, cur, inpSA, f);
         }
         if (f.rows_after_last) {
             g.setOutput(inpL);
@@ -501,7 +524,7 @@ private:
     int headSize(bool swa, bool v) const {
         std::int64_t hd = 0;
         for (const LayerShape& l : m_.layers) {
-            if (l.isSwa() != swa) continue;
+            if (!l.hasKv() || l.is_mtp || l.isSwa() != swa) continue;
             const std::int64_t h =
                 (v ? l.n_embd_v_gqa : l.n_embd_k_gqa) / std::max<std::uint32_t>(1, l.n_head_kv);
             if (hd != 0 && h != hd) return 0;
@@ -571,11 +594,29 @@ private:
 
 // The skeletons cover blocks with standard attention and a dense or routed-expert FFN; anything
 // else (MLA, recurrent layers, layers without a cache) keeps the closed form.
-bool denseAttentionOnly(const ModelShape& m) {
+
+// A Mamba-2 block needs its SSM sizes from the file (catalog shapes do not carry them).
+bool ssmKnown(const ModelShape& m) {
+    const SsmShape& s = m.ssm;
+    return s.d_conv > 0 && s.d_inner > 0 && s.d_state > 0 && s.n_group > 0 && s.dt_rank > 0 &&
+           s.d_inner % s.dt_rank == 0 && s.d_inner % s.n_group == 0;
+}
+
+bool mamba2Only(const ModelShape& m) {
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0 || !ssmKnown(m)) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(),
+                       [](const LayerShape& l) { return l.isRecurrent(); });
+}
+
+// Blocks with standard attention (or, in a Mamba-2 hybrid, a Mamba-2 block) and a dense or
+// routed-expert FFN.
+bool denseAttentionOnly(const ModelShape& m, const Family& f) {
     if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0) return false;
     if (m.isMoe() && (m.moe.n_expert_used == 0 || (m.n_ff_exp == 0 && m.n_ff == 0))) return false;
-    return std::all_of(m.layers.begin(), m.layers.end(), [&m](const LayerShape& l) {
+    if (f.mamba2 && !ssmKnown(m)) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(), [&m, &f](const LayerShape& l) {
         if (l.is_mtp) return true; // not in the main graph
+        if (l.isRecurrent()) return f.mamba2;
         return (l.attention == AttentionKind::Full ||
                 l.attention == AttentionKind::SlidingWindow) &&
                l.n_head > 0 && l.n_head_kv > 0 && l.n_embd_k_gqa % l.n_head_kv == 0 &&
@@ -583,22 +624,11 @@ bool denseAttentionOnly(const ModelShape& m) {
     });
 }
 
-// A Mamba-2 block needs its SSM sizes from the file (catalog shapes do not carry them).
-bool mamba2Only(const ModelShape& m) {
-    const SsmShape& s = m.ssm;
-    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0 || s.d_conv == 0 || s.d_inner == 0 ||
-        s.d_state == 0 || s.n_group == 0 || s.dt_rank == 0 || s.d_inner % s.dt_rank != 0 ||
-        s.d_inner % s.n_group != 0)
-        return false;
-    return std::all_of(m.layers.begin(), m.layers.end(),
-                       [](const LayerShape& l) { return l.isRecurrent(); });
-}
-
 enum class Kind { None, Dense, Mamba2 };
 
 Kind kindOf(const ModelShape& m, Family& f) {
     if (m.architecture == "mamba2") return mamba2Only(m) ? Kind::Mamba2 : Kind::None;
-    return familyOf(m.architecture, f) && denseAttentionOnly(m) ? Kind::Dense : Kind::None;
+    return familyOf(m.architecture, f) && denseAttentionOnly(m, f) ? Kind::Dense : Kind::None;
 }
 
 } // namespace
