@@ -77,6 +77,8 @@ const char* opName(Op op) {
         return "SSM_CONV";
     case Op::SsmScan:
         return "SSM_SCAN";
+    case Op::Sqr:
+        return "SQR";
     case Op::FlashAttn:
         return "FLASH_ATTN_EXT";
     case Op::SetRows:
@@ -272,6 +274,7 @@ bool canInplace(Op op) {
     case Op::Div:
     case Op::Clamp:
     case Op::AddId:
+    case Op::Sqr:
     case Op::Scale:
     case Op::Unary:
     case Op::Rope:

@@ -47,6 +47,7 @@ enum class Op : std::uint8_t {
     Repeat,    // ggml_repeat
     SsmConv,   // ggml_ssm_conv
     SsmScan,   // ggml_ssm_scan
+    Sqr,       // ggml_sqr (in place)
     FlashAttn, // ggml_flash_attn_ext
     SetRows,   // ggml_set_rows (a view of the cache it writes)
     Reshape,   // ggml_reshape_* (view)

@@ -62,6 +62,10 @@ struct Family {
     bool moe_sort_logits = false;
     bool moe_weights_before = false;
     bool mamba2 = false; // Mamba-2 blocks among the attention ones (Granite 4.0-H)
+    // Nemotron-H (llm_build_nemotron_h): each block is one of Mamba-2, attention or a
+    // squared-ReLU FFN, each with its own residual; the final norm is a graph output (h_nextn)
+    // and result_norm gathers its rows.
+    bool nemotron_h = false;
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -115,6 +119,10 @@ bool familyOf(const std::string& arch, Family& f) {
     if (arch == "granitehybrid") {
         f.embd_scale = f.residual_scale = f.logit_scale = f.rope_swa_only = true;
         f.moe_norm_w = f.mamba2 = true;
+        return true;
+    }
+    if (arch == "nemotron_h") {
+        f.rope_swa_only = f.mamba2 = f.nemotron_h = true;
         return true;
     }
     if (arch == "phi3") {
@@ -408,6 +416,30 @@ public:
         return f.residual_first ? g.add(ffn_inp, cur) : g.add(cur, ffn_inp);
     }
 
+    Bytes nemotronH(const Family& f) {
+        Id inpL = embeddings();
+        for (const LayerShape& l : m_.layers) {
+            if (l.is_mtp) continue;
+            const Id normed = norm(inpL, f);
+            Id cur;
+            if (l.isRecurrent())
+                cur = mamba2(normed);
+            else if (l.hasKv())
+                cur = mm(m_.n_embd, attention(l, normed, f));
+            else
+                cur = mm(m_.n_embd, g.unary(Op::Sqr, g.unary(Op::Unary, mm(m_.n_ff, normed))));
+            inpL = g.add(cur, inpL);
+        }
+        const Id h = norm(inpL, f);
+        g.setOutput(h);
+        const Id result_norm = g.getRows(h, outIds());
+        const Id out = mm(m_.n_vocab, result_norm);
+        g.setOutput(result_norm);
+        g.setOutput(out);
+        g.expand(out);
+        return graph::replayPeak(g, kCpuAlignment);
+    }
+
     Bytes dense(const Family& f) {
         Id inpL = embeddings();
         if (f.embd_scale) inpL = g.scale(inpL);
@@ -617,6 +649,7 @@ bool denseAttentionOnly(const ModelShape& m, const Family& f) {
     return std::all_of(m.layers.begin(), m.layers.end(), [&m, &f](const LayerShape& l) {
         if (l.is_mtp) return true; // not in the main graph
         if (l.isRecurrent()) return f.mamba2;
+        if (l.attention == AttentionKind::None) return f.nemotron_h && m.n_ff > 0;
         return (l.attention == AttentionKind::Full ||
                 l.attention == AttentionKind::SlidingWindow) &&
                l.n_head > 0 && l.n_head_kv > 0 && l.n_embd_k_gqa % l.n_head_kv == 0 &&
@@ -643,7 +676,8 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
     const Kind kind = kindOf(model, f);
     if (kind == Kind::None) return std::nullopt;
     Builder b(model, params);
-    return kind == Kind::Mamba2 ? b.mamba2Model() : b.dense(f);
+    if (kind == Kind::Mamba2) return b.mamba2Model();
+    return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
 }
 
 } // namespace headroom
@@ -657,6 +691,8 @@ std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGra
     Builder b(model, params);
     if (kind == Kind::Mamba2)
         b.mamba2Model();
+    else if (f.nemotron_h)
+        b.nemotronH(f);
     else
         b.dense(f);
     return graph::describeNodes(b.built());
