@@ -66,6 +66,9 @@ struct Family {
     // squared-ReLU FFN, each with its own residual; the final norm is a graph output (h_nextn)
     // and result_norm gathers its rows.
     bool nemotron_h = false;
+    // Falcon-H1 (llm_build_falcon_h1): attention and a Mamba-2 block (no group norm) side by
+    // side on the normed input, their sum added to the residual.
+    bool falcon_h1 = false;
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -123,6 +126,10 @@ bool familyOf(const std::string& arch, Family& f) {
     }
     if (arch == "nemotron_h") {
         f.rope_swa_only = f.mamba2 = f.nemotron_h = true;
+        return true;
+    }
+    if (arch == "falcon-h1") {
+        f.mamba2 = f.falcon_h1 = true;
         return true;
     }
     if (arch == "phi3") {
@@ -232,8 +239,8 @@ public:
             const Id perm = g.permute(kqv, 0, 2, 1, 3);
             cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
         }
+        g.expand(cur); // kqv_out; the rotation back is reached from the output projection
         if (v_rot > 0) cur = hadamard(cur, rotInput(swa, true, v_rot));
-        g.expand(cur);
         return cur;
     }
 
@@ -329,7 +336,7 @@ public:
     // llm_build_mamba::build_mamba2_layer as llama.cpp v0.4.0 builds it (src/llama-model.cpp):
     // the conv state joined to the new xBC, ggml_ssm_conv, ggml_ssm_scan over the SSM state, the
     // gated group norm and the output projection.
-    Id mamba2(Id x) {
+    Id mamba2(Id x, bool group_norm = true) {
         const SsmShape& ssm = m_.ssm;
         const std::int64_t d_conv = ssm.d_conv, d_inner = ssm.d_inner, d_state = ssm.d_state;
         const std::int64_t n_group = ssm.n_group, n_head = ssm.dt_rank;
@@ -381,8 +388,10 @@ public:
         const Id y_d = g.add(y, g.mul(xv, W));
         const Id zc = g.cont(z, {head_dim, n_head, n_tok, n_seqs});
         Id out = g.glu(zc, y_d);
-        out = g.reshape(out, {d_inner / n_group, n_group, n_tok, n_seqs});
-        out = g.mul(g.rmsNorm(out), W);
+        if (group_norm) {
+            out = g.reshape(out, {d_inner / n_group, n_group, n_tok, n_seqs});
+            out = g.mul(g.rmsNorm(out), W);
+        }
         out = g.reshape(out, {d_inner, n_tok, n_seqs, 1});
         return mm(m_.n_embd, out);
     }
@@ -414,6 +423,22 @@ public:
         if (f.post_norms) cur = norm(cur, f);
         if (f.residual_scale) cur = g.scale(cur);
         return f.residual_first ? g.add(ffn_inp, cur) : g.add(cur, ffn_inp);
+    }
+
+    Bytes falconH1(const Family& f) {
+        Id inpL = embeddings();
+        size_t n_layer = 0;
+        for (const LayerShape& l : m_.layers)
+            n_layer += l.is_mtp ? 0 : 1;
+        for (size_t il = 0; il < n_layer; ++il) {
+            const Id attn = attention(m_.layers[il], norm(inpL, f), f);
+            const Id ssm = mamba2(norm(inpL, f), false);
+            const Id layer_out = g.add(mm(m_.n_embd, attn), ssm);
+            Id ffn_inp = g.add(layer_out, inpL);
+            if (il + 1 == n_layer) ffn_inp = g.getRows(ffn_inp, outIds());
+            inpL = g.add(ffn(norm(ffn_inp, f), m_.n_ff), ffn_inp);
+        }
+        return finish(inpL, f);
     }
 
     Bytes nemotronH(const Family& f) {
@@ -677,6 +702,7 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
     if (kind == Kind::None) return std::nullopt;
     Builder b(model, params);
     if (kind == Kind::Mamba2) return b.mamba2Model();
+    if (f.falcon_h1) return b.falconH1(f);
     return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
 }
 
@@ -693,6 +719,8 @@ std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGra
         b.mamba2Model();
     else if (f.nemotron_h)
         b.nemotronH(f);
+    else if (f.falcon_h1)
+        b.falconH1(f);
     else
         b.dense(f);
     return graph::describeNodes(b.built());
