@@ -132,6 +132,10 @@ bool familyOf(const std::string& arch, Family& f) {
         f.mamba2 = f.falcon_h1 = true;
         return true;
     }
+    if (arch == "ernie4_5-moe") {
+        f.moe_norm_w = true;
+        return true;
+    }
     if (arch == "phi3") {
         f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
         return true;
@@ -294,9 +298,17 @@ public:
             xr = g.mul(rep, weights);
         }
         auto bias = [&](Id t) { return f.moe_expert_bias ? g.unary(Op::AddId, t, {W, topk}) : t; };
-        const Id gate = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
-        const Id up = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
-        const Id act = g.glu(gate, up);
+        Id act;
+        if (m_.moe.gated_experts) {
+            const Id gate =
+                bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
+            const Id up = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
+            act = g.glu(gate, up);
+        } else {
+            // build_moe_ffn without a gate bank: the activation of the up projection, in place.
+            const Id up = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
+            act = g.unary(Op::Unary, up);
+        }
         const Id down =
             bias(g.op(Op::MulMatId, Elem::F32, {n_embd, n_used, ub, 1}, {W, act, topk}));
         const Id weighted = f.moe_weights_before ? down : g.mul(down, weights);

@@ -81,6 +81,9 @@ struct MoeShape {
     std::uint32_t n_expert = 0;        // routed experts per MoE layer
     std::uint32_t n_expert_used = 0;   // experts active per token
     std::uint32_t n_expert_shared = 0; // always-active shared experts
+    // Experts with a gate bank (ffn_gate_exps); without one llama.cpp's build_moe_ffn applies the
+    // activation to the up projection alone (the compute-graph skeletons need to know).
+    bool gated_experts = true;
 };
 
 // Where the numbers came from, shown next to every figure (catalog prior vs file header).

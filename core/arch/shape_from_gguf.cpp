@@ -1308,6 +1308,18 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
             }
     }
 
+    if (hp.n_expert > 0) {
+        // ffn_gate_exps is optional (TENSOR_NOT_REQUIRED in the llama.cpp loaders that accept
+        // ungated experts); a merged ffn_gate_up_exps counts as gated.
+        bool up = false, gate = false;
+        for (const auto& t : in.tensors) {
+            up = up || t.name.find(".ffn_up_exps.") != std::string::npos;
+            gate = gate || t.name.find(".ffn_gate_exps.") != std::string::npos ||
+                   t.name.find(".ffn_gate_up_exps.") != std::string::npos;
+        }
+        shape.moe.gated_experts = gate || !up;
+    }
+
     // n_vocab as llama_vocab counts it: the token list, else <arch>.vocab_size, else the
     // token_embd rows.
     std::uint64_t n_vocab = 0;
