@@ -136,6 +136,7 @@ bool familyOf(const std::string& arch, Family& f) {
         f.moe_norm_w = true;
         return true;
     }
+    if (arch == "deepseek2") return true;
     if (arch == "phi3") {
         f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
         return true;
@@ -155,6 +156,7 @@ public:
     // output [n_head * hd_v, ub] before the output projection (llm_graph_context::build_attn with
     // llm_graph_input_attn_kv, src/llama-graph.cpp, which expands it into the graph).
     Id attention(const LayerShape& l, Id x, const Family& f) {
+        if (l.isMla()) return mla(l, x);
         const std::int64_t n_head = l.n_head;
         const std::int64_t n_head_kv = std::max<std::uint32_t>(1, l.n_head_kv);
         const std::int64_t hd_k = l.n_embd_k_gqa / n_head_kv;
@@ -245,6 +247,61 @@ public:
         }
         g.expand(cur); // kqv_out; the rotation back is reached from the output projection
         if (v_rot > 0) cur = hadamard(cur, rotInput(swa, true, v_rot));
+        return cur;
+    }
+
+    // llm_build_deepseek2's multi-head latent attention (llama.cpp v0.4.0): Q's no-RoPE part
+    // absorbed into the latent (wk_b), the compressed KV normed, the latent plus the RoPE part
+    // cached as K (no V cache), attention over the latent and the result expanded per head by
+    // wv_b; without flash attention the latent V is a contiguous f16 copy of the cache.
+    Id mla(const LayerShape& l, Id x) {
+        const MlaShape& a = m_.mla;
+        const std::int64_t nh = l.n_head, ub = ub_;
+        const std::int64_t hk = a.head_k, rope = a.rope, nope = hk - rope, lora = a.kv_lora;
+        const std::int64_t hv = a.head_v;
+        Id q = a.q_lora > 0 ? mm(nh * hk, g.mul(g.rmsNorm(mm(a.q_lora, x)), W)) : mm(nh * hk, x);
+        q = g.reshape(q, {hk, nh, ub, 1});
+        const Tensor& tq = g.at(q);
+        const auto qnb = tq.nb;
+        const Id q_nope = g.permute(g.view(q, {nope, nh, ub, 1}, qnb), 0, 2, 1, 3);
+        const Id absorbed = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {W, q_nope});
+        const Id absorbed_p = g.permute(absorbed, 0, 2, 1, 3);
+        const Id q_pe = g.unary(Op::Rope, g.view(q, {rope, nh, ub, 1}, qnb), {positions(), W});
+        q = g.op(Op::Concat, Elem::F32, {lora + rope, nh, ub, 1}, {absorbed_p, q_pe});
+        const Id kv_pe = mm(lora + rope, x);
+        const auto kvnb = g.at(kv_pe).nb;
+        Id kv = g.view(kv_pe, {lora, ub, 1, 1}, kvnb);
+        kv = g.mul(g.rmsNorm(kv), W);
+        const Id v = g.reshape(kv, {lora, 1, ub, 1});
+        const Id k_pe =
+            g.unary(Op::Rope, g.view(kv_pe, {rope, 1, ub, 1}, {4, kvnb[1], kvnb[1], kvnb[2]}),
+                    {positions(), W});
+        const Id k = g.op(Op::Concat, Elem::F32, {lora + rope, 1, ub, 1}, {v, k_pe});
+        g.expand(q);
+        g.expand(v);
+        g.expand(k);
+        const Id k_row = g.view(k, {lora + rope, ub, 1, 1}, g.at(k).nb);
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(false), W}));
+        const auto qn = g.at(q);
+        const Id qp = g.permute(g.view(q, qn.ne, qn.nb), 0, 2, 1, 3);
+        const Id mask = kqMask(false);
+        Id cur;
+        if (p_.flash_attn) {
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, W, W, mask});
+            const Id fp = g.permute(fa, 0, 2, 1, 3);
+            const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, fp});
+            const Id vc = g.cont(g.permute(vm, 0, 2, 1, 3), {hv, nh, ub, 1});
+            cur = g.reshape(vc, {hv * nh, ub, 1, 1});
+        } else {
+            const std::int64_t n_kv = p_.n_kv;
+            const Id v_cont = g.op(Op::Cont, Elem::F16, {n_kv, lora, 1, 1}, {W});
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, nh, 1}, {W, qp});
+            const Id sm = g.unary(Op::SoftMax, kq, {mask});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {v_cont, sm});
+            const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, kqv});
+            cur = g.cont(g.permute(vm, 0, 2, 1, 3), {hv * nh, ub, 1, 1});
+        }
+        g.expand(cur);
         return cur;
     }
 
@@ -686,6 +743,9 @@ bool denseAttentionOnly(const ModelShape& m, const Family& f) {
     return std::all_of(m.layers.begin(), m.layers.end(), [&m, &f](const LayerShape& l) {
         if (l.is_mtp) return true; // not in the main graph
         if (l.isRecurrent()) return f.mamba2;
+        if (l.isMla())
+            return m.mla.kv_lora > 0 && m.mla.head_k > m.mla.rope && m.mla.head_v > 0 &&
+                   l.n_head > 0;
         if (l.attention == AttentionKind::None) return f.nemotron_h && m.n_ff > 0;
         return (l.attention == AttentionKind::Full ||
                 l.attention == AttentionKind::SlidingWindow) &&

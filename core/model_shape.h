@@ -77,6 +77,16 @@ struct SsmShape {
     std::uint32_t dt_rank = 0; // SSM heads
 };
 
+// DeepSeek-2 style MLA sizes (llama_hparams n_lora_q, n_lora_kv, n_embd_head_k/v, n_rot) for the
+// compute-graph skeletons; 0 when unknown.
+struct MlaShape {
+    std::uint32_t q_lora = 0;  // 0: Q projected directly
+    std::uint32_t kv_lora = 0; // the latent (cached) width
+    std::uint32_t head_k = 0;  // per-head Q/K width: no-RoPE part + RoPE part
+    std::uint32_t head_v = 0;  // per-head V width
+    std::uint32_t rope = 0;    // RoPE part of a head
+};
+
 struct MoeShape {
     std::uint32_t n_expert = 0;        // routed experts per MoE layer
     std::uint32_t n_expert_used = 0;   // experts active per token
@@ -129,6 +139,7 @@ struct ModelShape {
     std::vector<LayerShape> layers;
     MoeShape moe;
     SsmShape ssm;
+    MlaShape mla;
 
     // Tensors outside the repeating blocks.
     Bytes token_embd_bytes = 0; // token_embd: llama.cpp keeps it on the CPU (input layer)

@@ -149,7 +149,8 @@ struct Hparams {
     std::uint32_t n_expert_shared = 0;
     std::vector<std::uint32_t> n_head, n_head_kv, n_ff, n_ff_exp, n_expert_used, is_swa, is_recr;
     std::uint32_t head_k_full = 0, head_v_full = 0, head_k_swa = 0, head_v_swa = 0;
-    std::uint32_t mla_k = 0, mla_v = 0; // n_embd_head_{k,v}_mla_impl
+    std::uint32_t mla_k = 0, mla_v = 0;        // n_embd_head_{k,v}_mla_impl
+    std::uint32_t n_lora_q = 0, n_lora_kv = 0; // DeepSeek-2 (the graph skeletons)
     std::int32_t n_layer_kv_from_start = -1;
     SwaType swa_type = SwaType::None;
     std::uint32_t n_swa = 0;
@@ -395,8 +396,8 @@ void hookPhi3(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
 // latent row of key_length (kv_lora_rank + rope dims) x head_count_kv (1) and no V
 // (llama_kv_cache constructor: has_v = !is_mla).
 void hookDeepseek2(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
-    std::uint32_t kv_lora_rank = 0;
-    m.u32("attention.kv_lora_rank", kv_lora_rank, true);
+    m.u32("attention.kv_lora_rank", hp.n_lora_kv, true);
+    m.u32("attention.q_lora_rank", hp.n_lora_q);
     m.u32("attention.key_length_mla", hp.mla_k);
     m.u32("attention.value_length_mla", hp.mla_v);
     if (!hp.isMla())
@@ -1261,6 +1262,10 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
     shape.mtp_draft_nextn_only = rule && rule->mtp_context_plain_cache;
     shape.file_bytes = in.file_bytes;
     shape.ssm = {hp.ssm_d_conv, hp.ssm_d_inner, hp.ssm_d_state, hp.ssm_n_group, hp.ssm_dt_rank};
+    // The converter writes key_length = kv_lora_rank + RoPE dims (the cached latent row) and
+    // key_length_mla / value_length_mla = one head's Q/K and V widths.
+    if (hp.isMla() && hp.n_lora_kv > 0 && hp.head_k_full > hp.n_lora_kv)
+        shape.mla = {hp.n_lora_q, hp.n_lora_kv, hp.mla_k, hp.mla_v, hp.head_k_full - hp.n_lora_kv};
 
     if (rule) {
         buildLayers(hp, rule, shape);
