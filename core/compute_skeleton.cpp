@@ -69,6 +69,7 @@ struct Family {
     // Falcon-H1 (llm_build_falcon_h1): attention and a Mamba-2 block (no group norm) side by
     // side on the normed input, their sum added to the residual.
     bool falcon_h1 = false;
+    bool lfm2 = false; // LFM2: short-convolution and attention blocks
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -137,6 +138,10 @@ bool familyOf(const std::string& arch, Family& f) {
         return true;
     }
     if (arch == "deepseek2") return true;
+    if (arch == "lfm2") {
+        f.qk_norm = f.lfm2 = true;
+        return true;
+    }
     if (arch == "phi3") {
         f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
         return true;
@@ -510,6 +515,52 @@ public:
         return finish(inpL, f);
     }
 
+    // llm_build_lfm2 (llama.cpp v0.4.0): short-convolution blocks (B, C and x from one
+    // projection, the conv state joined to B*x, ggml_ssm_conv, gated by C) and attention blocks,
+    // each followed by the FFN; residuals first.
+    Bytes lfm2(const Family& f) {
+        Id inpL = embeddings();
+        size_t n_layer = 0;
+        for (const LayerShape& l : m_.layers)
+            n_layer += l.is_mtp ? 0 : 1;
+        const std::int64_t n_embd = m_.n_embd, ub = ub_, n_seqs = this->n_seqs();
+        const std::int64_t n_tok = ub / n_seqs;
+        for (size_t il = 0; il < n_layer; ++il) {
+            const LayerShape& l = m_.layers[il];
+            Id out;
+            if (l.isRecurrent()) {
+                const std::int64_t lc = static_cast<std::int64_t>(l.recurrent_r) / n_embd;
+                Id conv = stateRows(lc * n_embd);
+                extraStates(lc * n_embd);
+                conv = g.reshape(conv, {lc, n_embd, n_seqs, 1});
+                const Id x = g.reshape(norm(inpL, f), {n_embd, n_tok, n_seqs, 1});
+                const Id bcx = mm(3 * n_embd, x);
+                const auto nb = g.at(bcx).nb;
+                const std::array<std::uint64_t, 4> vnb{4, nb[1], nb[1] * n_tok, nb[1] * ub};
+                const Id b = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
+                const Id xv = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
+                const Id bx = g.mul(b, xv);
+                const Id conv_x = g.op(Op::Concat, Elem::F32, {lc + n_tok, n_embd, n_seqs, 1},
+                                       {conv, g.permute(bx, 1, 0, 2, 3)});
+                const Id last = g.view(conv_x, {lc, n_embd, n_seqs, 1}, g.at(conv_x).nb);
+                g.expand(g.externalNode(Op::Cpy, {last, W}));
+                const Id c = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
+                const Id y = g.op(Op::SsmConv, Elem::F32, {n_embd, n_tok, n_seqs, 1}, {conv_x, W});
+                out = g.reshape(mm(n_embd, g.mul(c, y)), {n_embd, ub, 1, 1});
+            } else {
+                out = mm(n_embd, attention(l, norm(inpL, f), f));
+            }
+            Id res = inpL;
+            if (il + 1 == n_layer) {
+                res = g.getRows(res, outIds());
+                out = g.getRows(out, outIds());
+            }
+            const Id ffn_inp = g.add(res, out);
+            inpL = g.add(ffn_inp, ffn(norm(ffn_inp, f), m_.n_ff));
+        }
+        return finish(inpL, f);
+    }
+
     Bytes nemotronH(const Family& f) {
         Id inpL = embeddings();
         for (const LayerShape& l : m_.layers) {
@@ -742,6 +793,8 @@ bool denseAttentionOnly(const ModelShape& m, const Family& f) {
     if (f.mamba2 && !ssmKnown(m)) return false;
     return std::all_of(m.layers.begin(), m.layers.end(), [&m, &f](const LayerShape& l) {
         if (l.is_mtp) return true; // not in the main graph
+        if (l.isRecurrent() && f.lfm2)
+            return l.recurrent_s == 0 && l.recurrent_r > 0 && l.recurrent_r % m.n_embd == 0;
         if (l.isRecurrent()) return f.mamba2;
         if (l.isMla())
             return m.mla.kv_lora > 0 && m.mla.head_k > m.mla.rope && m.mla.head_v > 0 &&
@@ -775,6 +828,7 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
     Builder b(model, params);
     if (kind == Kind::Mamba2) return b.mamba2Model();
     if (f.falcon_h1) return b.falconH1(f);
+    if (f.lfm2) return b.lfm2(f);
     return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
 }
 
@@ -793,6 +847,8 @@ std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGra
         b.nemotronH(f);
     else if (f.falcon_h1)
         b.falconH1(f);
+    else if (f.lfm2)
+        b.lfm2(f);
     else
         b.dense(f);
     return graph::describeNodes(b.built());
