@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace headroom {
@@ -821,7 +822,51 @@ bool hasComputeSkeleton(const ModelShape& model) {
     return kindOf(model, f) != Kind::None;
 }
 
-std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params) {
+namespace {
+
+// Everything a skeleton reads, as bytes: the memo's key.
+std::string memoKey(const ModelShape& m, const ComputeGraphParams& p) {
+    std::string k = m.architecture;
+    auto put = [&k](std::uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    for (const std::uint64_t v : {std::uint64_t{m.n_embd},
+                                  std::uint64_t{m.n_vocab},
+                                  std::uint64_t{m.n_ff},
+                                  std::uint64_t{m.n_ff_exp},
+                                  std::uint64_t{m.moe.n_expert},
+                                  std::uint64_t{m.moe.n_expert_used},
+                                  std::uint64_t{m.moe.n_expert_shared},
+                                  std::uint64_t{m.moe.gated_experts},
+                                  std::uint64_t{m.ssm.d_conv},
+                                  std::uint64_t{m.ssm.d_inner},
+                                  std::uint64_t{m.ssm.d_state},
+                                  std::uint64_t{m.ssm.n_group},
+                                  std::uint64_t{m.ssm.dt_rank},
+                                  std::uint64_t{m.mla.q_lora},
+                                  std::uint64_t{m.mla.kv_lora},
+                                  std::uint64_t{m.mla.head_k},
+                                  std::uint64_t{m.mla.head_v},
+                                  std::uint64_t{m.mla.rope},
+                                  std::uint64_t{p.n_ubatch},
+                                  std::uint64_t{p.n_outputs},
+                                  std::uint64_t{p.n_kv},
+                                  std::uint64_t{p.n_kv_swa},
+                                  std::uint64_t{p.n_seqs},
+                                  std::uint64_t{p.flash_attn},
+                                  std::uint64_t{p.quantized_k},
+                                  std::uint64_t{p.quantized_v}})
+        put(v);
+    for (const LayerShape& l : m.layers) {
+        put(static_cast<std::uint64_t>(l.attention) | std::uint64_t{l.is_mtp} << 8 |
+            std::uint64_t{l.experts_bytes > 0} << 9 | std::uint64_t{l.ffn_bytes > 0} << 10);
+        put(std::uint64_t{l.n_head} << 32 | l.n_head_kv);
+        put(std::uint64_t{l.n_embd_k_gqa} << 32 | l.n_embd_v_gqa);
+        put(l.recurrent_r);
+        put(l.recurrent_s);
+    }
+    return k;
+}
+
+std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& params) {
     Family f;
     const Kind kind = kindOf(model, f);
     if (kind == Kind::None) return std::nullopt;
@@ -830,6 +875,22 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
     if (f.falcon_h1) return b.falconH1(f);
     if (f.lfm2) return b.lfm2(f);
     return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
+}
+
+} // namespace
+
+std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params) {
+    // A plan prices the same geometry many times (rungs, remedies, the fit simulation, both
+    // postures); each thread remembers its recent replays (one graph build and replay is tens of
+    // microseconds to a millisecond).
+    constexpr size_t kMemo = 512;
+    thread_local std::unordered_map<std::string, std::optional<Bytes>> memo;
+    std::string key = memoKey(model, params);
+    if (const auto it = memo.find(key); it != memo.end()) return it->second;
+    const std::optional<Bytes> result = replay(model, params);
+    if (memo.size() >= kMemo) memo.clear();
+    memo.emplace(std::move(key), result);
+    return result;
 }
 
 } // namespace headroom

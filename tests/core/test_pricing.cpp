@@ -203,10 +203,14 @@ private slots:
         // (-0.02 %: the rest are small index inputs); the logits peak, 4 x 512 x (32064 + 2 x 3072)
         // + 4 x 512 = 78 252 032, is lower.
         ModelShape m = llama8bLike();
+        m.architecture = "phi3";
         m.n_vocab = 32064;
         m.n_embd = 3072;
         m.n_ff = 8192;
         for (auto& l : m.layers) {
+            // Phi-3.5-mini: 32 heads of 96, as many KV heads.
+            l.n_head = l.n_head_kv = 32;
+            l.n_embd_k_gqa = l.n_embd_v_gqa = 3072;
             l.ffn_bytes = 1;
             l.experts_bytes = 0;
         }
@@ -215,7 +219,8 @@ private slots:
         const ContextPrice p = priceContext(m, o, 16384);
         QCOMPARE(p.compute_layer, Bytes{85983232});
         QCOMPARE(p.compute_logits, Bytes{78252032});
-        QCOMPARE(p.computeFor(true, true), Bytes{85983232});
+        // The plan takes the replayed graph instead (compute_skeleton.h): the measured 85 997 568.
+        QCOMPARE(p.computeFor(true, true), Bytes{85997568});
     }
 
     void aSharedExpertKeepsTheNormedInputAliveUnderTheExpertSum() {
