@@ -824,10 +824,17 @@ bool hasComputeSkeleton(const ModelShape& model) {
 
 namespace {
 
-// Everything a skeleton reads, as bytes: the memo's key.
-std::string memoKey(const ModelShape& m, const ComputeGraphParams& p) {
-    std::string k = m.architecture;
-    auto put = [&k](std::uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+// Everything a skeleton reads, hashed (64-bit, splitmix64 finaliser per field): the memo's key.
+// Hashing fields directly keeps a lookup far cheaper than the replay it saves.
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    std::uint64_t z = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+std::uint64_t memoKey(const ModelShape& m, const ComputeGraphParams& p) {
+    std::uint64_t h = std::hash<std::string>{}(m.architecture);
     for (const std::uint64_t v : {std::uint64_t{m.n_embd},
                                   std::uint64_t{m.n_vocab},
                                   std::uint64_t{m.n_ff},
@@ -853,17 +860,34 @@ std::string memoKey(const ModelShape& m, const ComputeGraphParams& p) {
                                   std::uint64_t{p.n_seqs},
                                   std::uint64_t{p.flash_attn},
                                   std::uint64_t{p.quantized_k},
-                                  std::uint64_t{p.quantized_v}})
-        put(v);
-    for (const LayerShape& l : m.layers) {
-        put(static_cast<std::uint64_t>(l.attention) | std::uint64_t{l.is_mtp} << 8 |
-            std::uint64_t{l.experts_bytes > 0} << 9 | std::uint64_t{l.ffn_bytes > 0} << 10);
-        put(std::uint64_t{l.n_head} << 32 | l.n_head_kv);
-        put(std::uint64_t{l.n_embd_k_gqa} << 32 | l.n_embd_v_gqa);
-        put(l.recurrent_r);
-        put(l.recurrent_s);
+                                  std::uint64_t{p.quantized_v},
+                                  std::uint64_t{m.layers.size()}})
+        h = mix(h, v);
+    // Runs of identical layers (most models) hash as one layer and a count.
+    auto same = [](const LayerShape& a, const LayerShape& b) {
+        return a.attention == b.attention && a.is_mtp == b.is_mtp &&
+               (a.experts_bytes > 0) == (b.experts_bytes > 0) &&
+               (a.ffn_bytes > 0) == (b.ffn_bytes > 0) && a.n_head == b.n_head &&
+               a.n_head_kv == b.n_head_kv && a.n_embd_k_gqa == b.n_embd_k_gqa &&
+               a.n_embd_v_gqa == b.n_embd_v_gqa && a.recurrent_r == b.recurrent_r &&
+               a.recurrent_s == b.recurrent_s;
+    };
+    for (size_t i = 0; i < m.layers.size();) {
+        const LayerShape& l = m.layers[i];
+        size_t run = 1;
+        while (i + run < m.layers.size() && same(l, m.layers[i + run]))
+            ++run;
+        h = mix(h, static_cast<std::uint64_t>(l.attention) | std::uint64_t{l.is_mtp} << 8 |
+                       std::uint64_t{l.experts_bytes > 0} << 9 |
+                       std::uint64_t{l.ffn_bytes > 0} << 10);
+        h = mix(h, std::uint64_t{l.n_head} << 32 | l.n_head_kv);
+        h = mix(h, std::uint64_t{l.n_embd_k_gqa} << 32 | l.n_embd_v_gqa);
+        h = mix(h, l.recurrent_r);
+        h = mix(h, l.recurrent_s);
+        h = mix(h, run);
+        i += run;
     }
-    return k;
+    return h;
 }
 
 std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& params) {
@@ -884,12 +908,12 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
     // postures); each thread remembers its recent replays (one graph build and replay is tens of
     // microseconds to a millisecond).
     constexpr size_t kMemo = 512;
-    thread_local std::unordered_map<std::string, std::optional<Bytes>> memo;
-    std::string key = memoKey(model, params);
+    thread_local std::unordered_map<std::uint64_t, std::optional<Bytes>> memo;
+    const std::uint64_t key = memoKey(model, params);
     if (const auto it = memo.find(key); it != memo.end()) return it->second;
     const std::optional<Bytes> result = replay(model, params);
     if (memo.size() >= kMemo) memo.clear();
-    memo.emplace(std::move(key), result);
+    memo.emplace(key, result);
     return result;
 }
 
