@@ -145,7 +145,11 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off).
     p.output = satMul(satMul(model.n_vocab, 4), n_seq);
 
-    // Compute buffers (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
+    // Compute buffers. Where the architecture has a graph skeleton the whole-graph buffer is
+    // replayed exactly (compute_graph below, compute_skeleton.h); the closed form here is the
+    // fallback for the others and still prices the per-device split (compute_layer and
+    // compute_logits) when devices hold parts of the graph.
+    // Closed form (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
     // (llama_context::graph_reserve: n_tokens = n_ubatch, every token an output) and letting
     // ggml-alloc pack it (ggml_gallocr_alloc_graph_impl: inputs first, a tensor freed after its
     // last consumer, in-place reuse for element-wise ops, best-fit free blocks); the buffer is the

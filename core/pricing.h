@@ -1,7 +1,8 @@
 // Pricing: the bytes llama.cpp allocates for one model at one context with one set of options,
 // per layer and per global term, before anything is placed on a device. Exact where llama.cpp is
-// deterministic (weights, KV cache, recurrent state, output buffer); compute buffers and runtime
-// overhead are estimates and are labelled so.
+// deterministic (weights, KV cache, recurrent state, output buffer), and for the whole-graph
+// compute buffer of architectures with a graph skeleton (compute_skeleton.h); the other compute
+// terms and runtime overhead are estimates and are labelled so.
 #pragma once
 
 #include "model_shape.h"
