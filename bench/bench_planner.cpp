@@ -1,6 +1,7 @@
 // Measures planning speed: one model across every rung and posture, and the whole built-in
 // catalog on one machine. Prints nanoseconds per plan; asserts nothing (rule: speed is measured).
 #include "catalog.h"
+#include "compute_skeleton.h"
 #include "hardware.h"
 #include "planner.h"
 
@@ -60,6 +61,27 @@ int main() {
             sink = sink + makePlan(s, hw, {})->rungs.size();
     });
     std::printf("\nworst single model: %.1f us per plan (goal < 50 us)\n", worst / 1000.0);
+
+    // The compute buffer replayed through ggml-alloc (core/compute_skeleton.h) for one rung:
+    // 32K context, ub 512, flash attention, every token an output (goal < 1 ms per model).
+    std::printf("\ncompute replay (one rung, 32K, ub 512), models with a skeleton:\n");
+    double worst_replay = 0;
+    for (const auto& s : shapes) {
+        if (!hasComputeSkeleton(s)) continue;
+        ComputeGraphParams params;
+        params.n_ubatch = params.n_outputs = 512;
+        params.n_kv = params.n_kv_swa = 32768;
+        // A new context each call (1024 of them, more than the per-thread memo keeps), so every
+        // call builds and replays the graph.
+        std::uint32_t call = 0;
+        const double ns = medianNs(15, 5, [&] {
+            params.n_kv = params.n_kv_swa = 32768 + 256 * (call++ % 1024);
+            sink = sink + replayedCompute(s, params).value_or(0);
+        });
+        worst_replay = std::max(worst_replay, ns);
+        std::printf("%-34s %12.1f us\n", s.id.c_str(), ns / 1000.0);
+    }
+    std::printf("worst compute replay: %.1f us per model (goal < 1 ms)\n", worst_replay / 1000.0);
     std::printf("whole catalog (%zu models): %.3f ms (goal < 2 ms)\n", shapes.size(), all / 1e6);
     return 0;
 }

@@ -78,10 +78,33 @@ struct LayerShape {
     bool isMla() const { return attention == AttentionKind::Mla; }
 };
 
+// Mamba-2 style SSM dimensions (llama_hparams ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_n_group,
+// ssm_dt_rank): the compute-graph skeletons need them (compute_skeleton.h); 0 when unknown.
+struct SsmShape {
+    std::uint32_t d_conv = 0;
+    std::uint32_t d_inner = 0;
+    std::uint32_t d_state = 0;
+    std::uint32_t n_group = 0;
+    std::uint32_t dt_rank = 0; // SSM heads
+};
+
+// DeepSeek-2 style MLA sizes (llama_hparams n_lora_q, n_lora_kv, n_embd_head_k/v, n_rot) for the
+// compute-graph skeletons; 0 when unknown.
+struct MlaShape {
+    std::uint32_t q_lora = 0;  // 0: Q projected directly
+    std::uint32_t kv_lora = 0; // the latent (cached) width
+    std::uint32_t head_k = 0;  // per-head Q/K width: no-RoPE part + RoPE part
+    std::uint32_t head_v = 0;  // per-head V width
+    std::uint32_t rope = 0;    // RoPE part of a head
+};
+
 struct MoeShape {
     std::uint32_t n_expert = 0;        // routed experts per MoE layer
     std::uint32_t n_expert_used = 0;   // experts active per token
     std::uint32_t n_expert_shared = 0; // always-active shared experts
+    // Experts with a gate bank (ffn_gate_exps); without one llama.cpp's build_moe_ffn applies the
+    // activation to the up projection alone (the compute-graph skeletons need to know).
+    bool gated_experts = true;
 };
 
 // Where the numbers came from, shown next to every figure (catalog prior vs file header).
@@ -126,6 +149,8 @@ struct ModelShape {
     std::uint64_t n_params = 0; // total parameters (speed estimate); 0 = derive from bytes
     std::vector<LayerShape> layers;
     MoeShape moe;
+    SsmShape ssm;
+    MlaShape mla;
 
     // Tensors outside the repeating blocks.
     Bytes token_embd_bytes = 0; // token_embd: llama.cpp keeps it on the CPU (input layer)

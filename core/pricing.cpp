@@ -1,5 +1,7 @@
 #include "pricing.h"
 
+#include "compute_skeleton.h"
+
 #include <algorithm>
 
 namespace headroom {
@@ -209,7 +211,11 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     if (opt.backend_sampling)
         p.output = satAdd(p.output, satMul(satAdd(satMul(logits_row, 3), 4), n_seq));
 
-    // Compute buffers (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
+    // Compute buffers. Where the architecture has a graph skeleton the whole-graph buffer is
+    // replayed exactly (compute_graph below, compute_skeleton.h); the closed form here is the
+    // fallback for the others and still prices the per-device split (compute_layer and
+    // compute_logits) when devices hold parts of the graph.
+    // Closed form (ESTIMATE). llama.cpp sizes them by reserving the worst-case graph
     // (llama_context::graph_reserve: n_tokens = n_ubatch, every token an output) and letting
     // ggml-alloc pack it (ggml_gallocr_alloc_graph_impl: inputs first, a tensor freed after its
     // last consumer, in-place reuse for element-wise ops, best-fit free blocks); the buffer is the
@@ -330,6 +336,14 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     if (opt.mtp && model.mtpCapable())
         p.compute_mtp =
             satAdd(satMul(4 * ub, satAdd(model.n_vocab, (rows_ub + rows_out) * n_embd)), 4 * ub);
+    // Exact where the architecture has a skeleton: the reserved graph (n_ubatch tokens, n_outputs
+    // of them outputs: llama_context::graph_reserve) replayed through ggml-alloc, plus -bs's
+    // sampler rows as priced above.
+    if (const auto replayed = replayedCompute(
+            model, {g.n_ubatch, g.n_outputs, g.n_ctx_seq, g.swa_cells, g.n_stream, opt.flash_attn,
+                    isQuantizedCacheType(opt.type_k), isQuantizedCacheType(opt.type_v)}))
+        p.compute_graph =
+            opt.backend_sampling ? satAdd(*replayed, satMul(8 * n_out, model.n_vocab)) : *replayed;
     p.mmproj = opt.mmproj_bytes;
     return p;
 }
@@ -337,6 +351,7 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
 Bytes ContextPrice::computeFor(bool holds_layers, bool holds_output) const {
     if (!holds_layers && !holds_output) return 0;
     if (!holds_layers) return satAdd(compute_inputs, compute_output_only);
+    if (holds_output && compute_graph > 0) return compute_graph;
     const Bytes peak = holds_output ? std::max(compute_layer, compute_logits) : compute_layer;
     return satAdd(compute_inputs, peak);
 }

@@ -1,7 +1,8 @@
 // Pricing: the bytes llama.cpp allocates for one model at one context with one set of options,
 // per layer and per global term, before anything is placed on a device. Exact where llama.cpp is
-// deterministic (weights, KV cache, recurrent state, output buffer); compute buffers and runtime
-// overhead are estimates and are labelled so.
+// deterministic (weights, KV cache, recurrent state, output buffer), and for the whole-graph
+// compute buffer of architectures with a graph skeleton (compute_skeleton.h); the other compute
+// terms and runtime overhead are estimates and are labelled so.
 #pragma once
 
 #include "launch/llama_version.h"
@@ -102,7 +103,10 @@ struct ContextPrice {
     Bytes output_hidden = 0; // the hidden rows crossing into the output layer's device, f32
     Bytes compute_host = 0;  // host-side inputs (token embeddings rows, positions)
     Bytes compute_mtp = 0;   // the MTP draft context's graph
-    Bytes mtp_kv_k = 0;      // the MTP draft context's own copy of the cache (unfiltered archs)
+    // The whole graph on one backend, replayed through ggml-alloc (compute_skeleton.h); 0 for an
+    // architecture without a skeleton. computeFor(true, true) takes it instead of the estimate.
+    Bytes compute_graph = 0;
+    Bytes mtp_kv_k = 0; // the MTP draft context's own copy of the cache (unfiltered archs)
     Bytes mtp_kv_v = 0;
     Bytes output = 0; // host output buffer (logits rows)
     Bytes mmproj = 0;
@@ -118,6 +122,11 @@ struct ContextPrice {
     // ggml-alloc reuses memory as the graph runs, so a device pays its inputs plus the larger of
     // its peaks, not their sum.
     Bytes computeFor(bool holds_layers, bool holds_output) const;
+    // True when computeFor(holds_layers, holds_output) is the replayed whole graph, which already
+    // counts the graph inputs that hostInputs adds to an estimate.
+    bool replays(bool holds_layers, bool holds_output) const {
+        return holds_layers && holds_output && compute_graph > 0;
+    }
     // The graph inputs the CPU backend holds when devices run part of the graph, with `copies`
     // of each read input (kSchedMaxCopies under pipeline parallelism, else 1), beyond what
     // computeFor(holds_layers, holds_output) counts.

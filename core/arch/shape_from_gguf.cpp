@@ -150,11 +150,13 @@ struct Hparams {
     std::uint32_t n_expert_shared = 0;
     std::vector<std::uint32_t> n_head, n_head_kv, n_ff, n_ff_exp, n_expert_used, is_swa, is_recr;
     std::uint32_t head_k_full = 0, head_v_full = 0, head_k_swa = 0, head_v_swa = 0;
-    std::uint32_t mla_k = 0, mla_v = 0; // n_embd_head_{k,v}_mla_impl
+    std::uint32_t mla_k = 0, mla_v = 0;        // n_embd_head_{k,v}_mla_impl
+    std::uint32_t n_lora_q = 0, n_lora_kv = 0; // DeepSeek-2 (the graph skeletons)
     std::int32_t n_layer_kv_from_start = -1;
     SwaType swa_type = SwaType::None;
     std::uint32_t n_swa = 0;
     std::uint32_t ssm_d_conv = 0, ssm_d_inner = 0, ssm_d_state = 0, ssm_n_group = 0;
+    std::uint32_t ssm_dt_rank = 0; // ssm.time_step_rank (SSM heads; the graph skeletons)
     std::uint32_t shortconv_l_cache = 0;
     std::uint32_t wkv_head_size = 0, token_shift_count = 2;
     std::uint32_t n_embd_head_kda = 0; // Kimi delta attention head size (kda.head_dim)
@@ -407,8 +409,8 @@ void hookPhi3(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
 // latent row of key_length (kv_lora_rank + rope dims) x head_count_kv (1) and no V
 // (llama_kv_cache constructor: has_v = !is_mla).
 void hookDeepseek2(Meta& m, Hparams& hp, std::vector<std::string>& notes) {
-    std::uint32_t kv_lora_rank = 0;
-    m.u32("attention.kv_lora_rank", kv_lora_rank, true);
+    m.u32("attention.kv_lora_rank", hp.n_lora_kv, true);
+    m.u32("attention.q_lora_rank", hp.n_lora_q);
     m.u32("attention.key_length_mla", hp.mla_k);
     m.u32("attention.value_length_mla", hp.mla_v);
     if (!hp.isMla())
@@ -423,6 +425,7 @@ void readSsm(Meta& m, Hparams& hp, bool with_groups) {
     m.u32("ssm.inner_size", hp.ssm_d_inner, true);
     m.u32("ssm.state_size", hp.ssm_d_state, true);
     if (with_groups) m.u32("ssm.group_count", hp.ssm_n_group, true);
+    m.u32("ssm.time_step_rank", hp.ssm_dt_rank);
 }
 
 // src/models/mamba.cpp / mamba2.cpp load_arch_hparams: SSM only (mamba has no groups).
@@ -1474,6 +1477,11 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
         shape.indexer_top_k = hp.indexer_top_k;
     }
     shape.file_bytes = in.file_bytes;
+    shape.ssm = {hp.ssm_d_conv, hp.ssm_d_inner, hp.ssm_d_state, hp.ssm_n_group, hp.ssm_dt_rank};
+    // The converter writes key_length = kv_lora_rank + RoPE dims (the cached latent row) and
+    // key_length_mla / value_length_mla = one head's Q/K and V widths.
+    if (hp.isMla() && hp.n_lora_kv > 0 && hp.head_k_full > hp.n_lora_kv)
+        shape.mla = {hp.n_lora_q, hp.n_lora_kv, hp.mla_k, hp.mla_v, hp.head_k_full - hp.n_lora_kv};
 
     if (rule) {
         buildLayers(hp, rule, shape);
@@ -1519,6 +1527,18 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
                     static_cast<std::uint32_t>(std::min<std::uint64_t>(t.dims[1], UINT32_MAX));
                 break;
             }
+    }
+
+    if (hp.n_expert > 0) {
+        // ffn_gate_exps is optional (TENSOR_NOT_REQUIRED in the llama.cpp loaders that accept
+        // ungated experts); a merged ffn_gate_up_exps counts as gated.
+        bool up = false, gate = false;
+        for (const auto& t : in.tensors) {
+            up = up || t.name.find(".ffn_up_exps.") != std::string::npos;
+            gate = gate || t.name.find(".ffn_gate_exps.") != std::string::npos ||
+                   t.name.find(".ffn_gate_up_exps.") != std::string::npos;
+        }
+        shape.moe.gated_experts = gate || !up;
     }
 
     // n_vocab as llama_vocab counts it: the token list, else <arch>.vocab_size, else the

@@ -258,10 +258,17 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         // inputs lie under it as in a partial offload: measured with llama-server v0.5.0 on the
         // RPC replica (n_embd 1024, ub 512, -c 4096, FA), CPU only: 26.50 FFN peak + 2 MiB
         // inp_embd + 12 KiB = 28.51 MiB, logged 28.51.
-        a.host.compute = satAdd(price.computeFor(true, true), price.hostInputs(1, true, true));
+        // A replayed graph (ContextPrice::compute_graph) already holds its inputs: the CPU
+        // llama-server buffer is the replay alone (Llama-3.1-8B replica, -c 4096, FA: 120.01 MiB
+        // logged by llama-server v0.5.0, replayed 125 841 440 B).
+        a.host.compute = price.replays(true, true) ? price.computeFor(true, true)
+                                                   : satAdd(price.computeFor(true, true),
+                                                            price.hostInputs(1, true, true));
     } else if (host_has_layers || out_dev < 0) {
-        a.host.compute = satAdd(price.computeFor(host_has_layers, out_dev < 0),
-                                price.hostInputs(1, host_has_layers, out_dev < 0));
+        a.host.compute = price.replays(host_has_layers, out_dev < 0)
+                             ? price.computeFor(true, true)
+                             : satAdd(price.computeFor(host_has_layers, out_dev < 0),
+                                      price.hostInputs(1, host_has_layers, out_dev < 0));
     } else {
         // Full offload: the CPU gathers the token rows and holds the graph inputs, copied when
         // pipeline parallelism is on.

@@ -279,9 +279,44 @@ struct Sim {
         }
     }
 };
+// HEADROOM_GRAPH_DUMP=FILE: every reserved graph's leafs and nodes in order, one per line (kind,
+// index, name, op, type, ne[4], nb[4], flags, view_src and sources as L<i>/N<i>, or W for a tensor
+// outside the graph such as a weight or the KV cache), to compare core/compute_graph.cpp's
+// skeletons with llama.cpp's graph.
+static void dump_graph(ggml_cgraph* g) {
+    const char* path = getenv("HEADROOM_GRAPH_DUMP");
+    if (!path || g->n_nodes < 100) return;
+    std::map<const ggml_tensor*, std::string> id;
+    for (int i = 0; i < g->n_leafs; ++i)
+        id[g->leafs[i]] = "L" + std::to_string(i);
+    for (int i = 0; i < g->n_nodes; ++i)
+        id[g->nodes[i]] = "N" + std::to_string(i);
+    auto ref = [&](const ggml_tensor* t) -> std::string {
+        if (!t) return "-";
+        auto it = id.find(t);
+        return it != id.end() ? it->second : std::string("W:") + t->name;
+    };
+    FILE* f = fopen(path, "a");
+    fprintf(f, "GRAPH leafs=%d nodes=%d\n", g->n_leafs, g->n_nodes);
+    auto line = [&](const char* kind, int i, const ggml_tensor* t) {
+        fprintf(f, "%s%d %s %s t%d [%lld,%lld,%lld,%lld] [%zu,%zu,%zu,%zu] fl%d ext%d v=%s", kind, i,
+                t->name, OD(t), (int)t->type, (long long)t->ne[0], (long long)t->ne[1],
+                (long long)t->ne[2], (long long)t->ne[3], t->nb[0], t->nb[1], t->nb[2], t->nb[3],
+                (int)t->flags, (t->data || t->buffer) ? 1 : 0, ref(t->view_src).c_str());
+        for (int j = 0; j < GGML_MAX_SRC; ++j)
+            if (t->src[j]) fprintf(f, " %s", ref(t->src[j]).c_str());
+        fprintf(f, "\n");
+    };
+    for (int i = 0; i < g->n_leafs; ++i)
+        line("L", i, g->leafs[i]);
+    for (int i = 0; i < g->n_nodes; ++i)
+        line("N", i, g->nodes[i]);
+    fclose(f);
+}
 extern "C" bool ggml_backend_sched_reserve(ggml_backend_sched_t sched, struct ggml_cgraph* g) {
     static auto real =
         (bool (*)(ggml_backend_sched_t, ggml_cgraph*))dlsym(H(), "ggml_backend_sched_reserve");
+    dump_graph(g);
     Sim s;
     s.trace = getenv("PEAK_TRACE") && g->n_nodes > 100;
     s.trace_from = g->n_nodes - (getenv("PEAK_TRACE") ? atoi(getenv("PEAK_TRACE")) : 0);

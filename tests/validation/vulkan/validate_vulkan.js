@@ -131,7 +131,10 @@ function planFor(c, s, nDev) {
   const args = ['plan', path.join(workDir, `${c.model}.gguf`), '--backend', 'vulkan',
     '--vram', Array(nDev).fill('64GiB').join(','), '--ram', '64GiB', '-c', ctx, '-b', ub, '-ub', ub,
     '-fa', fa === '1' ? 'on' : 'off', '-ctk', cache, '-ctv', cache, '-np', np, '--mtp', 'off',
-    '-ngl', String(c.ngl), '--json'];
+    '-ngl', String(c.ngl),
+    // vk_load.c calls llama.cpp's library with llama_context_default_params (a whole ubatch of
+    // output rows: headroom-cli --program), from node-llama-cpp 3.21.1, i.e. llama.cpp v0.4.0.
+    '--program', 'library', '--llama-version', 'v0.4.0', '--json'];
   if (unified === '1') args.push('--kv-unified');
   if (c.ncmoe) args.push('--n-cpu-moe', String(c.ncmoe));
   if (c.ts) args.push('-ts', c.ts);

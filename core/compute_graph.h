@@ -1,0 +1,140 @@
+// A graph skeleton and a replay of ggml-alloc: the compute buffer llama.cpp reserves is the
+// high-water mark of ggml-alloc packing the reserved graph (llama.cpp v0.5.0 (de3ff815)
+// ggml/src/ggml-alloc.c, ggml_gallocr_alloc_graph_impl), so pricing it exactly takes the graph's
+// tensors in llama.cpp's build order (their shapes, types, which are views and which are inputs
+// or outputs) and the allocator's rules. The Graph below records just that much of ggml's tensor
+// model: each op's result shape, type and strides follow the ggml function it names (ggml/src/
+// ggml.c), and expand() orders nodes the way ggml_build_forward_expand does (ggml_visit_parents:
+// sources first, left to right, a tensor once; a tensor without an op is a leaf).
+#pragma once
+
+#include "units.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace headroom::graph {
+
+// The element types the reserved graphs hold in their compute buffer.
+enum class Elem : std::uint8_t { F32, F16, I32, I64 };
+
+// The ggml ops the skeletons use; only whether an op may run in place (ggml-alloc.c,
+// ggml_op_can_inplace) and whether it is a view changes what the allocator does.
+enum class Op : std::uint8_t {
+    None,      // a leaf: an input, or a tensor outside the graph (weights, caches)
+    GetRows,   // ggml_get_rows
+    RmsNorm,   // ggml_rms_norm (in place)
+    Norm,      // ggml_norm
+    Mul,       // ggml_mul (in place)
+    Add,       // ggml_add (in place)
+    Scale,     // ggml_scale (in place)
+    Unary,     // ggml_silu, ggml_gelu, ggml_tanh, ... (in place)
+    SoftMax,   // ggml_soft_max_ext (in place)
+    Rope,      // ggml_rope_ext (in place)
+    MulMat,    // ggml_mul_mat
+    MulMatId,  // ggml_mul_mat_id
+    Glu,       // ggml_swiglu_split, ggml_geglu_split
+    Cont,      // ggml_cont
+    Cpy,       // ggml_cpy (a view of its destination)
+    Concat,    // ggml_concat
+    Argsort,   // ggml_argsort / ggml_top_k
+    SumRows,   // ggml_sum_rows
+    Div,       // ggml_div (in place)
+    Clamp,     // ggml_clamp (in place)
+    AddId,     // ggml_add_id (in place)
+    Repeat,    // ggml_repeat
+    SsmConv,   // ggml_ssm_conv
+    SsmScan,   // ggml_ssm_scan
+    Sqr,       // ggml_sqr (in place)
+    FlashAttn, // ggml_flash_attn_ext
+    SetRows,   // ggml_set_rows (a view of the cache it writes)
+    Reshape,   // ggml_reshape_* (view)
+    View,      // ggml_view_* (view)
+    Permute,   // ggml_permute / ggml_transpose (view)
+};
+
+using Id = std::int32_t;
+inline constexpr Id kNone = -1;
+
+struct Tensor {
+    Op op = Op::None;
+    Elem type = Elem::F32;
+    std::array<std::int64_t, 4> ne{1, 1, 1, 1};
+    std::array<std::uint64_t, 4> nb{};
+    Id view_src = kNone; // the root tensor a view's memory belongs to (ggml_new_tensor_impl)
+    std::array<Id, 6> src{kNone, kNone, kNone, kNone, kNone, kNone};
+    bool input = false;    // ggml_set_input
+    bool output = false;   // ggml_set_output
+    bool external = false; // memory outside the compute buffer (weights, KV cache, their views)
+    bool visited = false;  // ggml_build_forward_expand has added it
+};
+
+class Graph {
+public:
+    Graph();
+
+    // A tensor outside the compute buffer (weights, cache tensors); one stands for all of them.
+    Id weight() const { return weight_; }
+    // ggml_new_tensor + ggml_set_input.
+    Id input(Elem type, std::int64_t ne0, std::int64_t ne1 = 1, std::int64_t ne2 = 1,
+             std::int64_t ne3 = 1);
+    // A new contiguous result of `op`.
+    Id op(Op op, Elem type, std::array<std::int64_t, 4> ne, std::initializer_list<Id> srcs);
+    // ggml_dup_tensor-shaped results: same shape as a, contiguous.
+    Id unary(Op op, Id a, std::initializer_list<Id> extra = {});
+
+    Id mulMat(Id w, Id x);     // [w.ne1, x.ne1, x.ne2, x.ne3]
+    Id getRows(Id a, Id rows); // [a.ne0, rows.ne0, rows.ne1, rows.ne2] f32
+    Id add(Id a, Id b) { return unary(Op::Add, a, {b}); }
+    Id mul(Id a, Id b) { return unary(Op::Mul, a, {b}); }
+    Id rmsNorm(Id a) { return unary(Op::RmsNorm, a); }
+    Id norm(Id a) { return unary(Op::Norm, a); }
+    Id scale(Id a) { return unary(Op::Scale, a); }
+    Id glu(Id a, Id b) { return unary(Op::Glu, a, {b}); }
+    Id cont(Id a, std::array<std::int64_t, 4> ne);
+    Id reshape(Id a, std::array<std::int64_t, 4> ne);
+    // ggml_view_4d with the given strides (nb0 = the element size), offset irrelevant here.
+    Id view(Id a, std::array<std::int64_t, 4> ne, std::array<std::uint64_t, 4> nb);
+    Id permute(Id a, int ax0, int ax1, int ax2, int ax3);
+    // A view of external memory (a cache tensor) with the given sources (ggml_set_rows,
+    // ggml_view_* of the cache).
+    Id externalNode(Op op, std::initializer_list<Id> srcs);
+
+    void setOutput(Id t) { t_[t].output = true; }
+    // ggml_is_contiguous.
+    bool isContiguous(Id t) const;
+    const Tensor& at(Id t) const { return t_[t]; }
+    // ggml_build_forward_expand.
+    void expand(Id t);
+
+    const std::vector<Tensor>& tensors() const { return t_; }
+    const std::vector<Id>& leafs() const { return leafs_; }
+    const std::vector<Id>& nodes() const { return nodes_; }
+
+private:
+    Id add(Tensor t);
+    std::vector<Tensor> t_;
+    std::vector<Id> leafs_, nodes_;
+    std::vector<Id> stack_;
+    Id weight_ = kNone;
+};
+
+Bytes elemSize(Elem e);
+// One line per node of the compute buffer (external nodes left out) in graph order, "OP
+// [ne0,ne1,ne2,ne3]" with ggml's op names (GGML_OP_* without the prefix; unary ops as UNARY), to
+// compare a skeleton with a graph llama.cpp dumped.
+std::vector<std::string> describeNodes(const Graph& g);
+// ggml_nbytes of a contiguous tensor.
+Bytes nbytes(const Tensor& t);
+
+// The buffer ggml-alloc needs for the graph on one backend: ggml_gallocr_alloc_graph_impl's
+// allocation order (leafs, then the graph inputs, then each node after its sources, freeing a
+// source after its last consumer, in place where ggml_op_can_inplace allows) over
+// ggml_dyn_tallocr's best-fit free blocks, each size padded to `alignment`
+// (ggml_backend_buft_get_alignment: 32 on the CPU, TENSOR_ALIGNMENT). One chunk: the CPU
+// buffer type has no maximum size.
+Bytes replayPeak(const Graph& g, Bytes alignment);
+
+} // namespace headroom::graph

@@ -1,0 +1,942 @@
+#include "compute_skeleton.h"
+
+#include "compute_graph.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace headroom {
+
+namespace {
+
+using graph::Elem;
+using graph::Graph;
+using graph::Id;
+using graph::kNone;
+using graph::Op;
+
+// ggml_backend_cpu_buffer_type_get_alignment (ggml/src/ggml-backend.cpp): TENSOR_ALIGNMENT.
+inline constexpr Bytes kCpuAlignment = 32;
+
+// What distinguishes the members of the dense family the way their graph builders differ
+// (llama.cpp v0.4.0 src/llama-model.cpp: llm_build_llama, llm_build_qwen2, llm_build_qwen3,
+// llm_build_granite, llm_build_mistral3, llm_build_command_r, llm_build_cohere2_iswa,
+// llm_build_gemma2_iswa, llm_build_gemma3_iswa), checked node by node against the graphs
+// llama.cpp itself reserves (tests/validation/peak.cpp, HEADROOM_GRAPH_DUMP).
+struct Family {
+    bool qkv_bias = false;       // Q, K and V biases added after their projections (Qwen2)
+    bool qk_norm = false;        // RMS norm of each Q and K head before RoPE (Qwen3, Gemma 3)
+    bool layer_norm = false;     // ggml_norm instead of ggml_rms_norm (Command-R, Cohere2)
+    bool order_qkv = false;      // Q, K, V built in that order (else Q, V, K: build_attn's expands)
+    bool rope_swa_only = false;  // RoPE only in sliding-window layers (Cohere2)
+    bool parallel = false;       // attention and FFN both read the normed input (Command-R)
+    bool embd_scale = false;     // ggml_scale of the token embeddings (Gemma, Granite)
+    bool q_scale = false;        // ggml_scale of Q after RoPE (Gemma)
+    bool residual_scale = false; // ggml_scale of the attention and FFN outputs (Granite)
+    bool softcap = false;        // attention and final logit soft-capping (Gemma 2)
+    bool post_norms = false;     // RMS norms after attention and FFN (Gemma 2, Gemma 3)
+    bool logit_scale = false;    // ggml_scale of the logits (Granite, Command-R)
+    bool fused_qkv = false;      // one QKV projection, Q, K and V strided views of it (Phi-3)
+    bool fused_up = false;       // one up projection of 2 n_ff, ggml_swiglu of it (Phi-3)
+    bool residual_first = false; // the block output is add(ffn_inp, ffn_out) (Phi-3)
+    bool qk_norm_full = false;   // RMS norm of the whole Q and K projections (OLMoE)
+    // Routed experts (build_moe_ffn): sigmoid gating instead of softmax, a selection bias added
+    // to the probabilities, the selected weights normalised to sum 1.
+    bool moe_sigmoid = false;
+    bool moe_probs_bias = false;
+    bool moe_norm_w = false;
+    // gpt-oss (llm_build_openai_moe_iswa): router bias added to the logits (no gating function),
+    // softmax over the selected weights, expert biases (ggml_add_id), an attention output bias,
+    // and the last block's output is a graph output whose rows are gathered after it.
+    bool moe_logit_bias = false;
+    bool moe_softmax_weights = false;
+    bool moe_expert_bias = false;
+    bool attn_out_bias = false;
+    bool rows_after_last = false;
+    // Llama 4 (llm_build_llama_iswa): an L2 norm of Q and K after RoPE, NoPE layers (the
+    // full-attention ones) scaling Q by the attn_scale input, experts chosen on the raw logits
+    // and applied to the input weighted before them.
+    bool l2_norm_qk = false;
+    bool nope_attn_scale = false;
+    bool moe_sort_logits = false;
+    bool moe_weights_before = false;
+    bool mamba2 = false; // Mamba-2 blocks among the attention ones (Granite 4.0-H)
+    // Nemotron-H (llm_build_nemotron_h): each block is one of Mamba-2, attention or a
+    // squared-ReLU FFN, each with its own residual; the final norm is a graph output (h_nextn)
+    // and result_norm gathers its rows.
+    bool nemotron_h = false;
+    // Falcon-H1 (llm_build_falcon_h1): attention and a Mamba-2 block (no group norm) side by
+    // side on the normed input, their sum added to the residual.
+    bool falcon_h1 = false;
+    bool lfm2 = false; // LFM2: short-convolution and attention blocks
+};
+
+bool familyOf(const std::string& arch, Family& f) {
+    if (arch == "llama" || arch == "mistral3") return true;
+    if (arch == "qwen2") {
+        f.qkv_bias = true;
+        return true;
+    }
+    if (arch == "qwen3") {
+        f.qk_norm = true;
+        return true;
+    }
+    if (arch == "granite") {
+        f.embd_scale = f.residual_scale = f.logit_scale = true;
+        return true;
+    }
+    if (arch == "command-r" || arch == "cohere2") {
+        f.layer_norm = f.parallel = f.logit_scale = true;
+        f.order_qkv = arch == "cohere2";
+        f.rope_swa_only = arch == "cohere2";
+        return true;
+    }
+    if (arch == "gemma2" || arch == "gemma3") {
+        f.embd_scale = f.q_scale = f.post_norms = f.order_qkv = true;
+        f.softcap = arch == "gemma2";
+        f.qk_norm = arch == "gemma3";
+        return true;
+    }
+    if (arch == "qwen3moe") {
+        f.qk_norm = f.moe_norm_w = true;
+        return true;
+    }
+    if (arch == "olmoe") {
+        f.qk_norm_full = true;
+        return true;
+    }
+    if (arch == "glm4moe") {
+        f.qkv_bias = f.moe_sigmoid = f.moe_probs_bias = f.moe_norm_w = true;
+        return true;
+    }
+    if (arch == "gpt-oss") {
+        f.order_qkv = f.moe_logit_bias = f.moe_softmax_weights = f.moe_expert_bias = true;
+        f.attn_out_bias = f.rows_after_last = true;
+        return true;
+    }
+    if (arch == "llama4") {
+        f.order_qkv = f.rope_swa_only = f.l2_norm_qk = f.nope_attn_scale = true;
+        f.moe_sigmoid = f.moe_sort_logits = f.moe_weights_before = true;
+        return true;
+    }
+    if (arch == "granitehybrid") {
+        f.embd_scale = f.residual_scale = f.logit_scale = f.rope_swa_only = true;
+        f.moe_norm_w = f.mamba2 = true;
+        return true;
+    }
+    if (arch == "nemotron_h") {
+        f.rope_swa_only = f.mamba2 = f.nemotron_h = true;
+        return true;
+    }
+    if (arch == "falcon-h1") {
+        f.mamba2 = f.falcon_h1 = true;
+        return true;
+    }
+    if (arch == "ernie4_5-moe") {
+        f.moe_norm_w = true;
+        return true;
+    }
+    if (arch == "deepseek2") return true;
+    if (arch == "lfm2") {
+        f.qk_norm = f.lfm2 = true;
+        return true;
+    }
+    if (arch == "phi3") {
+        f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
+        return true;
+    }
+    return false;
+}
+
+class Builder {
+public:
+    Builder(const ModelShape& m, const ComputeGraphParams& p) : m_(m), p_(p) {
+        W = g.weight();
+        ub_ = std::max<std::uint32_t>(1, p.n_ubatch);
+        n_out_ = std::clamp<std::uint32_t>(p.n_outputs, 1, ub_);
+    }
+
+    // One attention block's input projections, cache writes and attention up to the heads'
+    // output [n_head * hd_v, ub] before the output projection (llm_graph_context::build_attn with
+    // llm_graph_input_attn_kv, src/llama-graph.cpp, which expands it into the graph).
+    Id attention(const LayerShape& l, Id x, const Family& f) {
+        if (l.isMla()) return mla(l, x);
+        const std::int64_t n_head = l.n_head;
+        const std::int64_t n_head_kv = std::max<std::uint32_t>(1, l.n_head_kv);
+        const std::int64_t hd_k = l.n_embd_k_gqa / n_head_kv;
+        const std::int64_t hd_v = l.n_embd_v_gqa / n_head_kv;
+        const std::int64_t ub = ub_;
+        const bool swa = l.isSwa();
+        const bool rope = !f.rope_swa_only || swa;
+
+        // llm_build_phi3: Q, K and V are strided views of one wqkv product.
+        const std::int64_t n_qkv = (n_head * hd_k + n_head_kv * (hd_k + hd_v));
+        const Id qkv = f.fused_qkv ? mm(n_qkv, x) : kNone;
+        auto project = [&](std::int64_t heads, std::int64_t hd, bool qk) {
+            if (f.fused_qkv)
+                return g.view(qkv, {hd, heads, ub, 1},
+                              {4, 4 * static_cast<std::uint64_t>(hd),
+                               4 * static_cast<std::uint64_t>(n_qkv),
+                               4 * static_cast<std::uint64_t>(n_qkv * ub)});
+            Id t = mm(heads * hd, x);
+            if (f.qkv_bias) t = g.add(t, W);
+            if (f.qk_norm_full && qk) t = g.mul(g.rmsNorm(t), W);
+            return g.reshape(t, {hd, heads, ub, 1});
+        };
+        auto normRope = [&](Id t) {
+            if (f.qk_norm) t = g.mul(g.rmsNorm(t), W);
+            if (!rope) return t;
+            t = g.unary(Op::Rope, t, {positions(), W});
+            return f.l2_norm_qk ? g.rmsNorm(t) : t;
+        };
+        Id q = normRope(project(n_head, hd_k, true));
+        if (f.q_scale) q = g.scale(q);
+        if (f.nope_attn_scale && !rope) q = g.mul(q, attnScale());
+        Id k, v;
+        if (f.order_qkv) {
+            k = normRope(project(n_head_kv, hd_k, true));
+            v = project(n_head_kv, hd_v, false);
+        } else {
+            v = project(n_head_kv, hd_v, false);
+            k = normRope(project(n_head_kv, hd_k, true));
+        }
+        // build_attn: with a quantized cache, Q and K (and V) are rotated before the cache write.
+        const int k_rot = kRot(swa);
+        const int v_rot = vRot(swa);
+        if (k_rot > 0) {
+            q = hadamard(q, rotInput(swa, false, k_rot));
+            k = hadamard(k, rotInput(swa, false, k_rot));
+        }
+        if (v_rot > 0) v = hadamard(v, rotInput(swa, true, v_rot));
+        // "expand k later to enable rope fusion which directly writes into k-v cache"
+        // (the builders of the Q, K, V families expand K before V themselves)
+        g.expand(q);
+        g.expand(f.order_qkv ? k : v);
+        g.expand(f.order_qkv ? v : k);
+
+        // llama_kv_cache::cpy_k / cpy_v: ggml_set_rows of the new rows into the cache (a view of
+        // the cache); without flash attention V is stored transposed, one index per element.
+        const Id k_row = g.view(k, {n_head_kv * hd_k, ub, 1, 1},
+                                {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_k), 0, 0});
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), W}));
+        if (p_.flash_attn) {
+            const Id v_row = g.view(v, {n_head_kv * hd_v, ub, 1, 1},
+                                    {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_v), 0, 0});
+            g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W}));
+        } else {
+            // llama_kv_cache::cpy_v: a strided V (Phi-3's view) is made contiguous first.
+            const Id v2 = g.isContiguous(v) ? g.reshape(v, {n_head_kv * hd_v, ub, 1, 1})
+                                            : g.cont(v, {n_head_kv * hd_v, ub, 1, 1});
+            const Id v1 = g.reshape(v2, {1, n_head_kv * hd_v * ub, 1, 1});
+            g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), W}));
+        }
+
+        // build_attn_mha: q as [hd, ub, n_head], K and V read from the cache.
+        const Tensor& tq = g.at(q);
+        const Id qv = g.view(q, tq.ne, tq.nb);
+        const Id qp = g.permute(qv, 0, 2, 1, 3);
+        const Id mask = kqMask(swa);
+        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
+        Id cur;
+        if (p_.flash_attn) {
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1}, {qp, W, W, mask});
+            cur = g.reshape(fa, {hd_v * n_head, ub, 1, 1});
+        } else {
+            Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {W, qp});
+            if (f.softcap) kq = g.scale(g.unary(Op::Unary, g.scale(kq)));
+            const Id sm = g.unary(Op::SoftMax, kq, {mask});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {W, sm});
+            const Id perm = g.permute(kqv, 0, 2, 1, 3);
+            cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
+        }
+        g.expand(cur); // kqv_out; the rotation back is reached from the output projection
+        if (v_rot > 0) cur = hadamard(cur, rotInput(swa, true, v_rot));
+        return cur;
+    }
+
+    // llm_build_deepseek2's multi-head latent attention (llama.cpp v0.4.0): Q's no-RoPE part
+    // absorbed into the latent (wk_b), the compressed KV normed, the latent plus the RoPE part
+    // cached as K (no V cache), attention over the latent and the result expanded per head by
+    // wv_b; without flash attention the latent V is a contiguous f16 copy of the cache.
+    Id mla(const LayerShape& l, Id x) {
+        const MlaShape& a = m_.mla;
+        const std::int64_t nh = l.n_head, ub = ub_;
+        const std::int64_t hk = a.head_k, rope = a.rope, nope = hk - rope, lora = a.kv_lora;
+        const std::int64_t hv = a.head_v;
+        Id q = a.q_lora > 0 ? mm(nh * hk, g.mul(g.rmsNorm(mm(a.q_lora, x)), W)) : mm(nh * hk, x);
+        q = g.reshape(q, {hk, nh, ub, 1});
+        const Tensor& tq = g.at(q);
+        const auto qnb = tq.nb;
+        const Id q_nope = g.permute(g.view(q, {nope, nh, ub, 1}, qnb), 0, 2, 1, 3);
+        const Id absorbed = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {W, q_nope});
+        const Id absorbed_p = g.permute(absorbed, 0, 2, 1, 3);
+        const Id q_pe = g.unary(Op::Rope, g.view(q, {rope, nh, ub, 1}, qnb), {positions(), W});
+        q = g.op(Op::Concat, Elem::F32, {lora + rope, nh, ub, 1}, {absorbed_p, q_pe});
+        const Id kv_pe = mm(lora + rope, x);
+        const auto kvnb = g.at(kv_pe).nb;
+        Id kv = g.view(kv_pe, {lora, ub, 1, 1}, kvnb);
+        kv = g.mul(g.rmsNorm(kv), W);
+        const Id v = g.reshape(kv, {lora, 1, ub, 1});
+        const Id k_pe =
+            g.unary(Op::Rope, g.view(kv_pe, {rope, 1, ub, 1}, {4, kvnb[1], kvnb[1], kvnb[2]}),
+                    {positions(), W});
+        const Id k = g.op(Op::Concat, Elem::F32, {lora + rope, 1, ub, 1}, {v, k_pe});
+        g.expand(q);
+        g.expand(v);
+        g.expand(k);
+        const Id k_row = g.view(k, {lora + rope, ub, 1, 1}, g.at(k).nb);
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(false), W}));
+        const auto qn = g.at(q);
+        const Id qp = g.permute(g.view(q, qn.ne, qn.nb), 0, 2, 1, 3);
+        const Id mask = kqMask(false);
+        Id cur;
+        if (p_.flash_attn) {
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, W, W, mask});
+            const Id fp = g.permute(fa, 0, 2, 1, 3);
+            const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, fp});
+            const Id vc = g.cont(g.permute(vm, 0, 2, 1, 3), {hv, nh, ub, 1});
+            cur = g.reshape(vc, {hv * nh, ub, 1, 1});
+        } else {
+            const std::int64_t n_kv = p_.n_kv;
+            const Id v_cont = g.op(Op::Cont, Elem::F16, {n_kv, lora, 1, 1}, {W});
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, nh, 1}, {W, qp});
+            const Id sm = g.unary(Op::SoftMax, kq, {mask});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {v_cont, sm});
+            const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, kqv});
+            cur = g.cont(g.permute(vm, 0, 2, 1, 3), {hv * nh, ub, 1, 1});
+        }
+        g.expand(cur);
+        return cur;
+    }
+
+    // build_ffn with a gated activation (LLM_FFN_PAR): gate and up, ggml_swiglu_split or
+    // ggml_geglu_split (neither runs in place), down.
+    Id ffn(Id x, std::int64_t n_ff, bool fused_up = false) {
+        if (fused_up) {
+            const Id up = mm(2 * n_ff, x);
+            const Tensor& tu = g.at(up);
+            return mm(m_.n_embd, g.op(Op::Glu, Elem::F32, {n_ff, tu.ne[1], 1, 1}, {up}));
+        }
+        const Id gate = mm(n_ff, x);
+        const Id up = mm(n_ff, x);
+        return mm(m_.n_embd, g.glu(gate, up));
+    }
+
+    // llm_graph_context::build_moe_ffn (src/llama-graph.cpp) with gated experts: router logits,
+    // probabilities, the top n_expert_used (ggml_argsort + a view), their weights, the experts'
+    // gate/up/down through ggml_mul_mat_id, weighted, and summed view by view.
+    Id moe(Id x, const Family& f) {
+        const std::int64_t n_embd = m_.n_embd;
+        const std::int64_t n_expert = m_.moe.n_expert;
+        const std::int64_t n_used = std::max<std::uint32_t>(1, m_.moe.n_expert_used);
+        const std::int64_t n_ff = m_.n_ff_exp ? m_.n_ff_exp : m_.n_ff;
+        const std::int64_t ub = ub_;
+        const Id logits = mm(n_expert, x);
+        const Id probs = f.moe_logit_bias ? g.add(logits, W)
+                         : f.moe_sigmoid  ? g.unary(Op::Unary, logits)
+                                          : g.unary(Op::SoftMax, logits);
+        const Id probs_r = g.reshape(probs, {1, n_expert, ub, 1});
+        const Id sel = f.moe_sort_logits ? logits : f.moe_probs_bias ? g.add(probs, W) : probs;
+        const Id sorted = g.op(Op::Argsort, Elem::I32, {n_expert, ub, 1, 1}, {sel});
+        const Tensor& ts = g.at(sorted);
+        const Id topk = g.view(sorted, {n_used, ub, 1, 1}, ts.nb);
+        Id weights = g.getRows(probs_r, topk);
+        if (f.moe_norm_w) {
+            const Id w2 = g.reshape(weights, {n_used, ub, 1, 1});
+            const Id sum = g.op(Op::SumRows, Elem::F32, {1, ub, 1, 1}, {w2});
+            const Id clamped = g.unary(Op::Clamp, sum);
+            const Id normed = g.unary(Op::Div, w2, {clamped});
+            weights = g.reshape(normed, {1, n_used, ub, 1});
+        }
+        if (f.moe_softmax_weights) {
+            const Id w2 = g.reshape(weights, {n_used, ub, 1, 1});
+            weights = g.reshape(g.unary(Op::SoftMax, w2), {1, n_used, ub, 1});
+        }
+        g.expand(weights); // build_moe_ffn expands the weights before the experts
+        Id xr = g.reshape(x, {n_embd, 1, ub, 1});
+        if (f.moe_weights_before) {
+            const Id rep = g.op(Op::Repeat, Elem::F32, {n_embd, n_used, ub, 1}, {xr});
+            xr = g.mul(rep, weights);
+        }
+        auto bias = [&](Id t) { return f.moe_expert_bias ? g.unary(Op::AddId, t, {W, topk}) : t; };
+        Id act;
+        if (m_.moe.gated_experts) {
+            const Id gate =
+                bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
+            const Id up = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
+            act = g.glu(gate, up);
+        } else {
+            // build_moe_ffn without a gate bank: the activation of the up projection, in place.
+            const Id up = bias(g.op(Op::MulMatId, Elem::F32, {n_ff, n_used, ub, 1}, {W, xr, topk}));
+            act = g.unary(Op::Unary, up);
+        }
+        const Id down =
+            bias(g.op(Op::MulMatId, Elem::F32, {n_embd, n_used, ub, 1}, {W, act, topk}));
+        const Id weighted = f.moe_weights_before ? down : g.mul(down, weights);
+        const Tensor& tw = g.at(weighted);
+        const std::array<std::uint64_t, 4> nb{4, tw.nb[2], tw.nb[3], tw.nb[3]};
+        std::vector<Id> views;
+        views.reserve(static_cast<size_t>(n_used));
+        for (std::int64_t i = 0; i < n_used; ++i)
+            views.push_back(g.view(weighted, {n_embd, ub, 1, 1}, nb));
+        Id out = views[0];
+        for (size_t i = 1; i < views.size(); ++i)
+            out = g.add(out, views[i]);
+        if (views.size() == 1) out = g.cont(out, {n_embd, ub, 1, 1});
+        g.expand(out); // build_moe_ffn's result is in the graph before the shared expert
+        if (m_.moe.n_expert_shared > 0) {
+            // The shared experts read the same normed input; their output is added after.
+            const Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
+            out = g.add(out, shexp);
+        }
+        return out;
+    }
+
+    // llm_graph_context::build_rs: the sequences' states gathered from the cache (s_copy_main)
+    // into the buffer, and the extra states copied within the cache (a zero-row get_rows when
+    // every state is in the batch); the cache writes are views of external memory.
+    Id stateRows(std::int64_t state_size) {
+        const Id rows =
+            g.op(Op::GetRows, Elem::F32, {state_size, n_seqs(), 1, 1}, {W, sCopyMain()});
+        g.expand(rows);
+        return rows;
+    }
+    void extraStates(std::int64_t state_size) {
+        const Id extra = g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {W, sCopyExtra()});
+        g.expand(g.externalNode(Op::Cpy, {extra, W}));
+    }
+
+    // llm_build_mamba::build_mamba2_layer as llama.cpp v0.4.0 builds it (src/llama-model.cpp):
+    // the conv state joined to the new xBC, ggml_ssm_conv, ggml_ssm_scan over the SSM state, the
+    // gated group norm and the output projection.
+    Id mamba2(Id x, bool group_norm = true) {
+        const SsmShape& ssm = m_.ssm;
+        const std::int64_t d_conv = ssm.d_conv, d_inner = ssm.d_inner, d_state = ssm.d_state;
+        const std::int64_t n_group = ssm.n_group, n_head = ssm.dt_rank;
+        const std::int64_t head_dim = d_inner / n_head;
+        const std::int64_t n_seqs = this->n_seqs();
+        const std::int64_t n_tok = ub_ / n_seqs;
+        const std::int64_t ch = d_inner + 2 * n_group * d_state;
+        const std::int64_t d_in_proj = 2 * d_inner + 2 * n_group * d_state + n_head;
+
+        Id conv = stateRows((d_conv - 1) * ch);
+        extraStates((d_conv - 1) * ch);
+        conv = g.reshape(conv, {d_conv - 1, ch, n_seqs, 1});
+        Id zxbcdt = mm(d_in_proj, x);
+        zxbcdt = g.reshape(zxbcdt, {d_in_proj, n_tok, n_seqs, 1});
+        const std::uint64_t nb1 = 4 * static_cast<std::uint64_t>(d_in_proj);
+        const std::uint64_t nb2 = nb1 * static_cast<std::uint64_t>(n_tok);
+        const Id z = g.view(zxbcdt, {head_dim, n_head, n_tok, n_seqs},
+                            {4, 4 * static_cast<std::uint64_t>(head_dim), nb1, nb2});
+        const Id xbc = g.view(zxbcdt, {ch, n_tok, n_seqs, 1}, {4, nb1, nb2, nb2 * n_seqs});
+        const Id dt = g.view(zxbcdt, {n_head, n_tok, n_seqs, 1}, {4, nb1, nb2, nb2 * n_seqs});
+        const Id conv_x = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, ch, n_seqs, 1},
+                               {conv, g.permute(xbc, 1, 0, 2, 3)});
+        const Tensor& tc = g.at(conv_x);
+        const Id last_conv = g.view(conv_x, {d_conv - 1, ch, n_seqs, 1}, tc.nb);
+        g.expand(g.externalNode(Op::Cpy, {last_conv, W}));
+        Id xs = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_x, W});
+        xs = g.add(xs, W);
+        xs = g.unary(Op::Unary, xs);
+        const Tensor& tx = g.at(xs);
+        const std::array<std::uint64_t, 4> xnb{4, 4 * static_cast<std::uint64_t>(head_dim),
+                                               tx.nb[1], tx.nb[2]};
+        const Id xv = g.view(xs, {head_dim, n_head, n_tok, n_seqs}, xnb);
+        const std::array<std::uint64_t, 4> bnb{4, 4 * static_cast<std::uint64_t>(d_state), tx.nb[1],
+                                               tx.nb[2]};
+        const Id b = g.view(xs, {d_state, n_group, n_tok, n_seqs}, bnb);
+        const Id c = g.view(xs, {d_state, n_group, n_tok, n_seqs}, bnb);
+        const Id dtb = g.add(g.cont(dt, {n_head, n_tok, n_seqs, 1}), W);
+        // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
+        const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
+                              {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
+                              {W, xv, dtb, W, b, c, sCopyMain()});
+        g.expand(y_ssm);
+        extraStates(d_state * d_inner);
+        const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
+        g.expand(g.externalNode(Op::Cpy, {y_state, W}));
+        const std::uint64_t hd4 = 4 * static_cast<std::uint64_t>(head_dim);
+        const Id y = g.view(y_ssm, {head_dim, n_head, n_tok, n_seqs},
+                            {4, hd4, hd4 * n_head, hd4 * n_head * n_tok});
+        const Id y_d = g.add(y, g.mul(xv, W));
+        const Id zc = g.cont(z, {head_dim, n_head, n_tok, n_seqs});
+        Id out = g.glu(zc, y_d);
+        if (group_norm) {
+            out = g.reshape(out, {d_inner / n_group, n_group, n_tok, n_seqs});
+            out = g.mul(g.rmsNorm(out), W);
+        }
+        out = g.reshape(out, {d_inner, n_tok, n_seqs, 1});
+        return mm(m_.n_embd, out);
+    }
+
+    Bytes mamba2Model() {
+        Id inpL = embeddings();
+        const size_t n_layer = m_.layers.size();
+        const Family f;
+        for (size_t il = 0; il < n_layer; ++il) {
+            Id cur = mamba2(norm(inpL, f));
+            if (il + 1 == n_layer) {
+                cur = g.getRows(cur, outIds());
+                inpL = g.getRows(inpL, outIds());
+            }
+            inpL = g.add(cur, inpL);
+        }
+        return finish(inpL, f);
+    }
+
+    Id norm(Id x, const Family& f) { return g.mul(f.layer_norm ? g.norm(x) : g.rmsNorm(x), W); }
+
+    // The residual add and the FFN after a block's attention or SSM output `cur`.
+    Id ffnBlock(const LayerShape& l, Id cur, Id inpSA, const Family& f) {
+        if (f.post_norms) cur = norm(cur, f);
+        if (f.residual_scale) cur = g.scale(cur);
+        const Id ffn_inp = g.add(cur, inpSA);
+        const Id ffn_in = norm(ffn_inp, f);
+        cur = l.experts_bytes > 0 ? moe(ffn_in, f) : ffn(ffn_in, m_.n_ff, f.fused_up);
+        if (f.post_norms) cur = norm(cur, f);
+        if (f.residual_scale) cur = g.scale(cur);
+        return f.residual_first ? g.add(ffn_inp, cur) : g.add(cur, ffn_inp);
+    }
+
+    Bytes falconH1(const Family& f) {
+        Id inpL = embeddings();
+        size_t n_layer = 0;
+        for (const LayerShape& l : m_.layers)
+            n_layer += l.is_mtp ? 0 : 1;
+        for (size_t il = 0; il < n_layer; ++il) {
+            const Id attn = attention(m_.layers[il], norm(inpL, f), f);
+            const Id ssm = mamba2(norm(inpL, f), false);
+            const Id layer_out = g.add(mm(m_.n_embd, attn), ssm);
+            Id ffn_inp = g.add(layer_out, inpL);
+            if (il + 1 == n_layer) ffn_inp = g.getRows(ffn_inp, outIds());
+            inpL = g.add(ffn(norm(ffn_inp, f), m_.n_ff), ffn_inp);
+        }
+        return finish(inpL, f);
+    }
+
+    // llm_build_lfm2 (llama.cpp v0.4.0): short-convolution blocks (B, C and x from one
+    // projection, the conv state joined to B*x, ggml_ssm_conv, gated by C) and attention blocks,
+    // each followed by the FFN; residuals first.
+    Bytes lfm2(const Family& f) {
+        Id inpL = embeddings();
+        size_t n_layer = 0;
+        for (const LayerShape& l : m_.layers)
+            n_layer += l.is_mtp ? 0 : 1;
+        const std::int64_t n_embd = m_.n_embd, ub = ub_, n_seqs = this->n_seqs();
+        const std::int64_t n_tok = ub / n_seqs;
+        for (size_t il = 0; il < n_layer; ++il) {
+            const LayerShape& l = m_.layers[il];
+            Id out;
+            if (l.isRecurrent()) {
+                const std::int64_t lc = static_cast<std::int64_t>(l.recurrent_r) / n_embd;
+                Id conv = stateRows(lc * n_embd);
+                extraStates(lc * n_embd);
+                conv = g.reshape(conv, {lc, n_embd, n_seqs, 1});
+                const Id x = g.reshape(norm(inpL, f), {n_embd, n_tok, n_seqs, 1});
+                const Id bcx = mm(3 * n_embd, x);
+                const auto nb = g.at(bcx).nb;
+                const std::array<std::uint64_t, 4> vnb{4, nb[1], nb[1] * n_tok, nb[1] * ub};
+                const Id b = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
+                const Id xv = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
+                const Id bx = g.mul(b, xv);
+                const Id conv_x = g.op(Op::Concat, Elem::F32, {lc + n_tok, n_embd, n_seqs, 1},
+                                       {conv, g.permute(bx, 1, 0, 2, 3)});
+                const Id last = g.view(conv_x, {lc, n_embd, n_seqs, 1}, g.at(conv_x).nb);
+                g.expand(g.externalNode(Op::Cpy, {last, W}));
+                const Id c = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
+                const Id y = g.op(Op::SsmConv, Elem::F32, {n_embd, n_tok, n_seqs, 1}, {conv_x, W});
+                out = g.reshape(mm(n_embd, g.mul(c, y)), {n_embd, ub, 1, 1});
+            } else {
+                out = mm(n_embd, attention(l, norm(inpL, f), f));
+            }
+            Id res = inpL;
+            if (il + 1 == n_layer) {
+                res = g.getRows(res, outIds());
+                out = g.getRows(out, outIds());
+            }
+            const Id ffn_inp = g.add(res, out);
+            inpL = g.add(ffn_inp, ffn(norm(ffn_inp, f), m_.n_ff));
+        }
+        return finish(inpL, f);
+    }
+
+    Bytes nemotronH(const Family& f) {
+        Id inpL = embeddings();
+        for (const LayerShape& l : m_.layers) {
+            if (l.is_mtp) continue;
+            const Id normed = norm(inpL, f);
+            Id cur;
+            if (l.isRecurrent())
+                cur = mamba2(normed);
+            else if (l.hasKv())
+                cur = mm(m_.n_embd, attention(l, normed, f));
+            else
+                cur = mm(m_.n_embd, g.unary(Op::Sqr, g.unary(Op::Unary, mm(m_.n_ff, normed))));
+            inpL = g.add(cur, inpL);
+        }
+        const Id h = norm(inpL, f);
+        g.setOutput(h);
+        const Id result_norm = g.getRows(h, outIds());
+        const Id out = mm(m_.n_vocab, result_norm);
+        g.setOutput(result_norm);
+        g.setOutput(out);
+        g.expand(out);
+        return graph::replayPeak(g, kCpuAlignment);
+    }
+
+    Bytes dense(const Family& f) {
+        Id inpL = embeddings();
+        if (f.embd_scale) inpL = g.scale(inpL);
+        // Next-token-prediction blocks are not part of the main graph.
+        size_t n_layer = 0;
+        for (const LayerShape& l : m_.layers)
+            n_layer += l.is_mtp ? 0 : 1;
+        for (size_t il = 0; il < n_layer; ++il) {
+            const LayerShape& l = m_.layers[il];
+            const bool last = il + 1 == n_layer;
+            Id inpSA = inpL;
+            Id normed = norm(inpL, f);
+            if (l.isRecurrent()) {
+                // A Mamba-2 block in a hybrid (llm_build_granite_hybrid): the same residual and
+                // FFN follow it.
+                Id cur = mamba2(normed);
+                if (last) {
+                    cur = g.getRows(cur, outIds());
+                    inpSA = g.getRows(inpSA, outIds());
+                }
+                inpL = ffnBlock(l, cur, inpSA, f);
+                continue;
+            }
+            Id cur = attention(l, normed, f);
+            if (f.parallel) {
+                // llm_build_command_r: the FFN reads the normed input too; the block's output
+                // adds the FFN, the residual and the attention.
+                Id attn_out = mm(m_.n_embd, cur);
+                if (last) {
+                    normed = g.getRows(normed, outIds());
+                    inpSA = g.getRows(inpSA, outIds());
+                    attn_out = g.getRows(attn_out, outIds());
+                }
+                const Id ffn_out = ffn(normed, m_.n_ff);
+                inpL = g.add(g.add(ffn_out, inpSA), attn_out);
+                continue;
+            }
+            cur = mm(m_.n_embd, cur);
+            if (f.attn_out_bias) cur = g.add(cur, W);
+            if (last && !f.rows_after_last) {
+                cur = g.getRows(cur, outIds());
+                inpSA = g.getRows(inpSA, outIds());
+            }
+            inpL = ffnBlock(l, cur, inpSA, f);
+        }
+        if (f.rows_after_last) {
+            g.setOutput(inpL);
+            inpL = g.getRows(inpL, outIds());
+        }
+        return finish(inpL, f);
+    }
+
+    // The final norm (result_norm) and the output head (result_output), both graph outputs
+    // (llm_graph_result::set_outputs -> ggml_set_output).
+    Bytes finish(Id inpL, const Family& f) {
+        const Id result_norm = norm(inpL, f);
+        Id out = mm(m_.n_vocab, result_norm);
+        if (f.logit_scale) out = g.scale(out);
+        if (f.softcap) out = g.scale(g.unary(Op::Unary, g.scale(out)));
+        g.setOutput(result_norm);
+        g.setOutput(out);
+        g.expand(out);
+        return graph::replayPeak(g, kCpuAlignment);
+    }
+    const Graph& built() const { return g; }
+
+private:
+    Id mm(std::int64_t rows, Id x) {
+        const Tensor& t = g.at(x);
+        return g.op(Op::MulMat, Elem::F32, {rows, t.ne[1], t.ne[2], t.ne[3]}, {W, x});
+    }
+
+    // llm_graph_context::build_inp_embd: token ids, their rows of token_embd, and the unread
+    // embeddings input (an input leaf ggml-alloc allocates and never frees).
+    Id embeddings() {
+        tokens_ = g.input(Elem::I32, ub_);
+        const Id embd = g.op(Op::GetRows, Elem::F32, {m_.n_embd, ub_, 1, 1}, {W, tokens_});
+        g.expand(embd);
+        g.expand(g.input(Elem::F32, m_.n_embd, ub_));
+        return embd;
+    }
+    // llm_graph_input_attn_temp: the NoPE layers' per-token attention scale.
+    Id attnScale() {
+        if (attn_scale_ == kNone) attn_scale_ = g.input(Elem::F32, 1, 1, ub_);
+        return attn_scale_;
+    }
+    // llm_graph_input_rs: s_copy [n_rs] and its two views (the batch's sequences, the rest).
+    std::int64_t n_seqs() const { return std::max<std::uint32_t>(1, p_.n_seqs); }
+    Id sCopy() {
+        if (s_copy_ == kNone) s_copy_ = g.input(Elem::I32, n_seqs());
+        return s_copy_;
+    }
+    Id sCopyMain() {
+        if (s_copy_main_ == kNone)
+            s_copy_main_ = g.view(sCopy(), {n_seqs(), 1, 1, 1}, {4, 0, 0, 0});
+        return s_copy_main_;
+    }
+    Id sCopyExtra() {
+        if (s_copy_extra_ == kNone) s_copy_extra_ = g.view(sCopy(), {0, 1, 1, 1}, {4, 0, 0, 0});
+        return s_copy_extra_;
+    }
+    Id positions() {
+        if (pos_ == kNone) pos_ = g.input(Elem::I32, ub_);
+        return pos_;
+    }
+    Id outIds() {
+        if (out_ids_ == kNone) out_ids_ = g.input(Elem::I32, n_out_);
+        return out_ids_;
+    }
+    // llama_kv_cache ctor: a cache rotates K when type_k is quantized and every layer's K head
+    // has the same size, a multiple of 64 (attn_rot_k), by the largest power of two dividing
+    // it (build_input_k_rot); V likewise by 64 (attn_rot_v, build_input_v_rot). One check per
+    // cache: the sliding-window layers' cache decides for itself.
+    int headSize(bool swa, bool v) const {
+        std::int64_t hd = 0;
+        for (const LayerShape& l : m_.layers) {
+            if (!l.hasKv() || l.is_mtp || l.isSwa() != swa) continue;
+            const std::int64_t h =
+                (v ? l.n_embd_v_gqa : l.n_embd_k_gqa) / std::max<std::uint32_t>(1, l.n_head_kv);
+            if (hd != 0 && h != hd) return 0;
+            hd = h;
+        }
+        return hd % 64 == 0 ? static_cast<int>(hd) : 0;
+    }
+    int kRot(bool swa) const {
+        const int hd = p_.quantized_k ? headSize(swa, false) : 0;
+        if (hd == 0) return 0;
+        int n = 64;
+        while (hd % (2 * n) == 0)
+            n *= 2;
+        return n;
+    }
+    int vRot(bool swa) const { return p_.quantized_v && headSize(swa, true) > 0 ? 64 : 0; }
+    Id rotInput(bool swa, bool v, int n) {
+        Id& t = v ? (swa ? v_rot_swa_ : v_rot_) : (swa ? k_rot_swa_ : k_rot_);
+        if (t == kNone) t = g.input(Elem::F32, n, n);
+        return t;
+    }
+    // llama_mul_mat_hadamard (src/llama-impl.h): rows of n, rotated, reshaped back.
+    Id hadamard(Id cur, Id rot_input) {
+        const std::int64_t n = g.at(rot_input).ne[0];
+        const Tensor& tc = g.at(cur);
+        const auto ne = tc.ne;
+        const std::int64_t rows = (ne[0] * ne[1] * ne[2] * ne[3]) / n;
+        const Id flat =
+            g.isContiguous(cur) ? g.reshape(cur, {n, rows, 1, 1}) : g.cont(cur, {n, rows, 1, 1});
+        const Id rot = g.op(Op::MulMat, Elem::F32, {n, rows, 1, 1}, {rot_input, flat});
+        return g.reshape(rot, ne);
+    }
+
+    // The cache's row indices (llm_graph_input_attn_kv: self_k_idxs, self_v_idxs), one pair per
+    // cache (the sliding-window layers' cache has its own).
+    Id kIdxs(bool swa) {
+        Id& t = swa ? k_idxs_swa_ : k_idxs_;
+        if (t == kNone) t = g.input(Elem::I64, ub_);
+        return t;
+    }
+    Id vIdxs(bool swa, std::int64_t n_embd_v) {
+        Id& t = swa ? v_idxs_swa_ : v_idxs_;
+        if (t == kNone) t = g.input(Elem::I64, p_.flash_attn ? ub_ : n_embd_v * ub_);
+        return t;
+    }
+    // build_attn_inp_kv: [n_kv, n_ubatch], f16 with flash attention, f32 without.
+    Id kqMask(bool swa) {
+        Id& mask = swa ? mask_swa_ : mask_;
+        if (mask == kNone)
+            mask = g.input(p_.flash_attn ? Elem::F16 : Elem::F32, swa ? p_.n_kv_swa : p_.n_kv, ub_);
+        return mask;
+    }
+
+    using Tensor = graph::Tensor;
+    const ModelShape& m_;
+    const ComputeGraphParams& p_;
+    Graph g;
+    Id W = kNone;
+    std::uint32_t ub_ = 1;
+    std::uint32_t n_out_ = 1;
+    Id tokens_ = kNone, pos_ = kNone, out_ids_ = kNone;
+    Id k_idxs_ = kNone, v_idxs_ = kNone, k_idxs_swa_ = kNone, v_idxs_swa_ = kNone;
+    Id mask_ = kNone, mask_swa_ = kNone, attn_scale_ = kNone;
+    Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
+    Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
+};
+
+// The skeletons cover blocks with standard attention and a dense or routed-expert FFN; anything
+// else (MLA, recurrent layers, layers without a cache) keeps the closed form.
+
+// A Mamba-2 block needs its SSM sizes from the file (catalog shapes do not carry them).
+bool ssmKnown(const ModelShape& m) {
+    const SsmShape& s = m.ssm;
+    return s.d_conv > 0 && s.d_inner > 0 && s.d_state > 0 && s.n_group > 0 && s.dt_rank > 0 &&
+           s.d_inner % s.dt_rank == 0 && s.d_inner % s.n_group == 0;
+}
+
+bool mamba2Only(const ModelShape& m) {
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0 || !ssmKnown(m)) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(),
+                       [](const LayerShape& l) { return l.isRecurrent(); });
+}
+
+// Blocks with standard attention (or, in a Mamba-2 hybrid, a Mamba-2 block) and a dense or
+// routed-expert FFN.
+bool denseAttentionOnly(const ModelShape& m, const Family& f) {
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0) return false;
+    if (m.isMoe() && (m.moe.n_expert_used == 0 || (m.n_ff_exp == 0 && m.n_ff == 0))) return false;
+    if (f.mamba2 && !ssmKnown(m)) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(), [&m, &f](const LayerShape& l) {
+        if (l.is_mtp) return true; // not in the main graph
+        if (l.isRecurrent() && f.lfm2)
+            return l.recurrent_s == 0 && l.recurrent_r > 0 && l.recurrent_r % m.n_embd == 0;
+        if (l.isRecurrent()) return f.mamba2;
+        if (l.isMla())
+            return m.mla.kv_lora > 0 && m.mla.head_k > m.mla.rope && m.mla.head_v > 0 &&
+                   l.n_head > 0;
+        if (l.attention == AttentionKind::None) return f.nemotron_h && m.n_ff > 0;
+        return (l.attention == AttentionKind::Full ||
+                l.attention == AttentionKind::SlidingWindow) &&
+               l.n_head > 0 && l.n_head_kv > 0 && l.n_embd_k_gqa % l.n_head_kv == 0 &&
+               l.n_embd_v_gqa % l.n_head_kv == 0 && (l.experts_bytes > 0 || m.n_ff > 0);
+    });
+}
+
+enum class Kind { None, Dense, Mamba2 };
+
+Kind kindOf(const ModelShape& m, Family& f) {
+    if (m.architecture == "mamba2") return mamba2Only(m) ? Kind::Mamba2 : Kind::None;
+    return familyOf(m.architecture, f) && denseAttentionOnly(m, f) ? Kind::Dense : Kind::None;
+}
+
+} // namespace
+
+bool hasComputeSkeleton(const ModelShape& model) {
+    Family f;
+    return kindOf(model, f) != Kind::None;
+}
+
+namespace {
+
+// Everything a skeleton reads, hashed (64-bit, splitmix64 finaliser per field): the memo's key.
+// Hashing fields directly keeps a lookup far cheaper than the replay it saves.
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    std::uint64_t z = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+std::uint64_t memoKey(const ModelShape& m, const ComputeGraphParams& p) {
+    std::uint64_t h = std::hash<std::string>{}(m.architecture);
+    for (const std::uint64_t v : {std::uint64_t{m.n_embd},
+                                  std::uint64_t{m.n_vocab},
+                                  std::uint64_t{m.n_ff},
+                                  std::uint64_t{m.n_ff_exp},
+                                  std::uint64_t{m.moe.n_expert},
+                                  std::uint64_t{m.moe.n_expert_used},
+                                  std::uint64_t{m.moe.n_expert_shared},
+                                  std::uint64_t{m.moe.gated_experts},
+                                  std::uint64_t{m.ssm.d_conv},
+                                  std::uint64_t{m.ssm.d_inner},
+                                  std::uint64_t{m.ssm.d_state},
+                                  std::uint64_t{m.ssm.n_group},
+                                  std::uint64_t{m.ssm.dt_rank},
+                                  std::uint64_t{m.mla.q_lora},
+                                  std::uint64_t{m.mla.kv_lora},
+                                  std::uint64_t{m.mla.head_k},
+                                  std::uint64_t{m.mla.head_v},
+                                  std::uint64_t{m.mla.rope},
+                                  std::uint64_t{p.n_ubatch},
+                                  std::uint64_t{p.n_outputs},
+                                  std::uint64_t{p.n_kv},
+                                  std::uint64_t{p.n_kv_swa},
+                                  std::uint64_t{p.n_seqs},
+                                  std::uint64_t{p.flash_attn},
+                                  std::uint64_t{p.quantized_k},
+                                  std::uint64_t{p.quantized_v},
+                                  std::uint64_t{m.layers.size()}})
+        h = mix(h, v);
+    // Runs of identical layers (most models) hash as one layer and a count.
+    auto same = [](const LayerShape& a, const LayerShape& b) {
+        return a.attention == b.attention && a.is_mtp == b.is_mtp &&
+               (a.experts_bytes > 0) == (b.experts_bytes > 0) &&
+               (a.ffn_bytes > 0) == (b.ffn_bytes > 0) && a.n_head == b.n_head &&
+               a.n_head_kv == b.n_head_kv && a.n_embd_k_gqa == b.n_embd_k_gqa &&
+               a.n_embd_v_gqa == b.n_embd_v_gqa && a.recurrent_r == b.recurrent_r &&
+               a.recurrent_s == b.recurrent_s;
+    };
+    for (size_t i = 0; i < m.layers.size();) {
+        const LayerShape& l = m.layers[i];
+        size_t run = 1;
+        while (i + run < m.layers.size() && same(l, m.layers[i + run]))
+            ++run;
+        h = mix(h, static_cast<std::uint64_t>(l.attention) | std::uint64_t{l.is_mtp} << 8 |
+                       std::uint64_t{l.experts_bytes > 0} << 9 |
+                       std::uint64_t{l.ffn_bytes > 0} << 10);
+        h = mix(h, std::uint64_t{l.n_head} << 32 | l.n_head_kv);
+        h = mix(h, std::uint64_t{l.n_embd_k_gqa} << 32 | l.n_embd_v_gqa);
+        h = mix(h, l.recurrent_r);
+        h = mix(h, l.recurrent_s);
+        h = mix(h, run);
+        i += run;
+    }
+    return h;
+}
+
+std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& params) {
+    Family f;
+    const Kind kind = kindOf(model, f);
+    if (kind == Kind::None) return std::nullopt;
+    Builder b(model, params);
+    if (kind == Kind::Mamba2) return b.mamba2Model();
+    if (f.falcon_h1) return b.falconH1(f);
+    if (f.lfm2) return b.lfm2(f);
+    return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
+}
+
+} // namespace
+
+std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params) {
+    // A plan prices the same geometry many times (rungs, remedies, the fit simulation, both
+    // postures); each thread remembers its recent replays (one graph build and replay is tens of
+    // microseconds to a millisecond).
+    constexpr size_t kMemo = 512;
+    thread_local std::unordered_map<std::uint64_t, std::optional<Bytes>> memo;
+    const std::uint64_t key = memoKey(model, params);
+    if (const auto it = memo.find(key); it != memo.end()) return it->second;
+    const std::optional<Bytes> result = replay(model, params);
+    if (memo.size() >= kMemo) memo.clear();
+    memo.emplace(key, result);
+    return result;
+}
+
+} // namespace headroom
+
+namespace headroom {
+
+std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGraphParams& params) {
+    Family f;
+    const Kind kind = kindOf(model, f);
+    if (kind == Kind::None) return {};
+    Builder b(model, params);
+    if (kind == Kind::Mamba2)
+        b.mamba2Model();
+    else if (f.nemotron_h)
+        b.nemotronH(f);
+    else if (f.falcon_h1)
+        b.falconH1(f);
+    else if (f.lfm2)
+        b.lfm2(f);
+    else
+        b.dense(f);
+    return graph::describeNodes(b.built());
+}
+
+} // namespace headroom

@@ -1,0 +1,51 @@
+// Per-architecture skeletons of the graph llama.cpp reserves (llama_context::graph_reserve: one
+// micro-batch of n_ubatch tokens, n_outputs of them outputs), replayed through ggml-alloc
+// (compute_graph.h) to price the compute buffer exactly. Architectures without a skeleton keep the
+// closed-form estimate in pricing.cpp.
+//
+// The skeletons follow llama.cpp v0.4.0 (the validation suite's engine, node-llama-cpp 3.21.1),
+// checked node by node against the graphs it reserves (tests/validation/peak.cpp,
+// HEADROOM_GRAPH_DUMP) and exact to the byte on every validated setting of: llama, mistral3,
+// qwen2, qwen3, granite, command-r, cohere2, gemma2, gemma3, phi3, qwen3moe, olmoe, glm4moe,
+// ernie4_5-moe, gpt-oss, llama4, deepseek2 (MLA), mamba2, granitehybrid, nemotron_h, falcon-h1
+// and lfm2 (docs/accuracy.md). In v0.5.0 (de3ff815) the attention path reads the same
+// (src/llama-graph.cpp build_attn: Q, V, K expanded in that order, llama_mul_mat_hadamard with a
+// quantized cache) and build_rs gathers states the same way; the other builders were not
+// re-profiled on v0.5.0.
+#pragma once
+
+#include "model_shape.h"
+#include "units.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+struct ComputeGraphParams {
+    std::uint32_t n_ubatch = 0;  // tokens in the reserved micro-batch
+    std::uint32_t n_outputs = 0; // rows the graph computes logits for (<= n_ubatch)
+    std::uint32_t n_kv = 0;      // cells per stream of a full-attention layer
+    std::uint32_t n_kv_swa = 0;  // cells per stream of a sliding-window layer
+    std::uint32_t n_seqs = 1;    // sequences in the micro-batch (n_seq_max unless kv_unified)
+    bool flash_attn = true;
+    // A quantized K / V cache: llama.cpp rotates Q and K (V and the attention output) by a
+    // Hadamard matrix (llama_kv_cache ctor attn_rot_k / attn_rot_v, llama_mul_mat_hadamard).
+    bool quantized_k = false;
+    bool quantized_v = false;
+};
+
+// True when `architecture` has a skeleton.
+bool hasComputeSkeleton(const ModelShape& model);
+
+// The CPU backend's compute buffer for the whole graph (every layer and the output on one
+// backend), or nullopt when the architecture has no skeleton.
+std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params);
+
+// The skeleton's nodes in graph order (graph::describeNodes), empty without a skeleton: for tests
+// and for comparing with llama.cpp's own graph (tests/validation/peak.cpp HEADROOM_GRAPH_DUMP).
+std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGraphParams& params);
+
+} // namespace headroom
