@@ -25,6 +25,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -251,7 +252,7 @@ private Q_SLOTS:
                 labelsBefore = charts->categoryLabels(0);
             }
         }
-        QVERIFY(charts->fadedRows(0) != fadedBefore); // the verdicts moved...
+        QVERIFY(charts->fadedRows(0) != fadedBefore);      // the verdicts moved...
         QCOMPARE(charts->categoryLabels(0), labelsBefore); // ...the axis did not
     }
 
@@ -445,6 +446,10 @@ private Q_SLOTS:
                  qPrintable(w.chartsPanel()->message()));
         QVERIFY(!child<QTabWidget>(&w, "chartTabs")->isVisible());
         QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("flash attention")));
+        // The last plan's charts wait hidden behind the message: none of them can be saved.
+        QTemporaryDir dir;
+        QVERIFY(!w.chartsPanel()->saveCurrentChart(dir.filePath(QStringLiteral("chart.png"))));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("chart.png"))));
         // Fixed: the charts come back and the stale messages go.
         ctv->setCurrentIndex(ctv->findText(QStringLiteral("f16")));
         QVERIFY(w.controller()->plan());

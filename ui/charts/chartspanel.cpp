@@ -773,10 +773,14 @@ void ChartsPanel::rebuildMemoryCharts(int devices) {
 }
 
 void ChartsPanel::showMessage(const QString& message) {
-    setPlan(Plan{});
-    m_message->setText(message);
-    m_tabs->hide();
-    m_message->show();
+    // The charts stay as they are behind the message, hidden (never shown with it): emptied,
+    // every chart would lay its axes out for no rungs and again for the next plan — an input
+    // that is invalid one moment and fixed the next (bench_ui_latency) paid both.
+    if (m_message->text() != message) m_message->setText(message);
+    if (m_message->isHidden()) {
+        m_tabs->hide();
+        m_message->show();
+    }
 }
 
 QString ChartsPanel::message() const {
@@ -953,6 +957,10 @@ QList<QChartView*> ChartsPanel::chartViews() const {
 }
 
 Result<bool> ChartsPanel::saveCurrentChart(const QString& path) const {
+    // Behind a message the charts still hold the last plan, which no longer answers the inputs.
+    if (!m_message->isHidden())
+        return makeError(ErrorCode::InvalidArgument,
+                         "no chart to save: " + m_message->text().toStdString());
     QChartView* view = currentChartView();
     if (m_tabs->currentWidget() == m_memory_page) {
         // The memory tab holds several charts: save the whole row of them as one picture.
