@@ -565,7 +565,8 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_expert_view = new QChartView(chart, m_tabs);
         m_expert_view->setObjectName(QStringLiteral("expertChart"));
         m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
-        m_expert_view->setRenderHint(QPainter::Antialiasing);
+        // Axis-aligned bars and lines only: no antialiasing (see makeMemoryChart).
+        m_expert_view->setRenderHint(QPainter::Antialiasing, false);
         m_expert_view->viewport()->installEventFilter(this);
         m_expert_view->setFocusPolicy(Qt::NoFocus);
         m_tabs->addTab(m_expert_view, tr("E&xperts vs KV"));
@@ -690,7 +691,8 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     // The launch window: a marker on top of its bar (the colour of the speed chart's).
     auto* launch = new QScatterSeries(chart);
     launch->setName(tr("Launch window"));
-    launch->setMarkerSize(12);
+    launch->setMarkerShape(QScatterSeries::MarkerShapeRectangle); // crisp without antialiasing
+    launch->setMarkerSize(11);
     launch->setColor(QColor(0xf1, 0xc4, 0x0f));
     launch->setBorderColor(QColor(0x7d, 0x66, 0x08));
     chart->addSeries(launch);
@@ -737,7 +739,10 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     // Not a tab stop: a chart has nothing to do with focus and would show none. The numbers
     // table is the keyboard's way to the same rungs (Enter on a row picks it).
     view->setFocusPolicy(Qt::NoFocus);
-    view->setRenderHint(QPainter::Antialiasing);
+    // No antialiasing: every shape here is axis-aligned (bars, grid, budget steps, the square
+    // marker), and antialiased grid lines are stroked as paths, the largest part of repainting
+    // these charts on each option change (bench_ui_latency). Text stays antialiased.
+    view->setRenderHint(QPainter::Antialiasing, false);
     view->setMinimumSize(220, 220);
     return view;
 }
@@ -871,7 +876,7 @@ void ChartsPanel::updateLegend() {
                 ? QStringLiteral("<span style=\"color:%1\">■</span>").arg(termColor(column).name())
                 : QStringLiteral("<span style=\"color:#c0392b\"><b>- - -</b></span>");
         if (e == tr("Launch window"))
-            swatch = QStringLiteral("<span style=\"color:#f1c40f\">●</span>");
+            swatch = QStringLiteral("<span style=\"color:#f1c40f\">■</span>");
         else if (e == tr("Refused (faded)"))
             swatch = QStringLiteral("<span style=\"color:#c9d2e3\">■</span>");
         // Non-breaking inside an entry, so the label wraps between entries, never inside one.
