@@ -8,8 +8,9 @@
 //
 //   bench_ui_latency [--model ID] [--input SUBSTRING] [--n N]
 //
-// narrows the run to one model, the inputs whose name contains SUBSTRING, N changes each (for a
-// profiler: perf record -g bench/bench_ui_latency --input "cache type K" --n 400).
+// narrows the run to one model, the inputs whose name contains SUBSTRING (or, as "=NAME", the one
+// input called NAME), N changes each (for a profiler: perf record -g bench/bench_ui_latency
+// --input "cache type K" --n 400).
 #include "charts/chartspanel.h"
 #include "hardwarepanel.h"
 #include "mainwindow.h"
@@ -53,11 +54,11 @@ double threadCpuMs() {
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
 
-// p50/p95 of one phase, printed under the total.
+// p50/p95/max of one phase, printed under the total.
 void reportPhase(const char* what, std::vector<double> ms) {
     std::sort(ms.begin(), ms.end());
-    std::printf("    %-52s p50 %.2f ms  p95 %.2f ms\n", what, ms[ms.size() / 2],
-                ms[std::min(ms.size() - 1, ms.size() * 95 / 100)]);
+    std::printf("    %-52s p50 %.2f ms  p95 %.2f ms  max %.2f ms\n", what, ms[ms.size() / 2],
+                ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.back());
 }
 
 // The value after `flag` on the command line, or `fallback`.
@@ -94,7 +95,10 @@ int main(int argc, char** argv) {
         // Every option input, toggled back and forth: each change must repaint in one frame.
         QElapsedTimer t;
         auto measure = [&](const char* input, auto&& change) {
-            if (!only_input.empty() && std::string(input).find(only_input) == std::string::npos)
+            // "=NAME" picks exactly that input ("=cpu-moe" without "n-cpu-moe").
+            if (!only_input.empty() &&
+                (only_input[0] == '=' ? only_input.substr(1) != input
+                                      : std::string(input).find(only_input) == std::string::npos))
                 return;
             std::vector<double> ms, update, paint, cpu;
             for (int i = 0; i < n; ++i) {

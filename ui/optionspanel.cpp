@@ -136,6 +136,14 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("optionsErrorLabel"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    // Its line stays reserved while hidden: an error that comes and goes would otherwise move the
+    // charts below by a line each time, and every chart would lay itself out at the new size
+    // (bench_ui_latency: cpu-moe with n-cpu-moe set, invalid and fixed in turn).
+    {
+        QSizePolicy policy = m_error->sizePolicy();
+        policy.setRetainSizeWhenHidden(true);
+        m_error->setSizePolicy(policy);
+    }
     m_error->hide();
 
     // The build changes what is priced (where MTP blocks cache, rollback state) and which flags the

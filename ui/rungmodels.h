@@ -10,7 +10,9 @@
 
 namespace headroom::ui {
 
-// "64K", with "▸" on the chosen rung and "✕" on a refused one: category labels for the charts.
+// "64K", with "▸" on the chosen rung and "✕" on a refused one: the rung as tables and lists name
+// it. (The charts' axes show the bare context and draw the verdict on the bars: a category label
+// that changes with the verdict relays the chart out.)
 QString rungLabel(const Plan& plan, int row);
 
 // The plan every rung model shows, and the one way a new plan arrives: with the same rungs (an

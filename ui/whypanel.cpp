@@ -46,6 +46,21 @@ bool countsTokens(const Refusal& f) {
     return f.code == RefusalCode::ContextTooLong || f.budget == BudgetName::TrainedContext;
 }
 
+// A wrapped label whose size hints are the height WhyPanel::fitHeight settled for its current
+// width: QLabel's own hints lay a selectable (text-document) label out again at several widths
+// each time a layout asks — every option change, after every new text (bench_ui_latency). The
+// width hints ask for little: the panel's width comes from its scroll area, never from its text.
+class FittedLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize sizeHint() const override {
+        return {fontMetrics().averageCharWidth() * 40, minimumHeight()};
+    }
+    QSize minimumSizeHint() const override {
+        return {fontMetrics().averageCharWidth() * 8, minimumHeight()};
+    }
+};
+
 } // namespace
 
 QString refusalNumbersText(const Refusal& f) {
@@ -108,7 +123,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     m_rungs->setAccessibleName(tr("Rung to explain"));
     m_rungs->setToolTip(tr("The rung explained below; click a bar in the charts to pick one"));
     m_rungs->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_sentence = new QLabel;
+    m_sentence = new FittedLabel;
     m_sentence->setObjectName(QStringLiteral("whySentence"));
     m_sentence->setAccessibleName(tr("Verdict"));
     m_sentence->setWordWrap(true);
@@ -117,7 +132,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     f.setPointSizeF(f.pointSizeF() * 1.1);
     f.setBold(true);
     m_sentence->setFont(f);
-    m_numbers = new QLabel;
+    m_numbers = new FittedLabel;
     m_numbers->setObjectName(QStringLiteral("whyNumbers"));
     m_numbers->setAccessibleName(tr("Numbers behind the verdict"));
     m_numbers->setWordWrap(true);
@@ -129,7 +144,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     m_remedy_layout->setSpacing(0);
     m_remedy_layout->setContentsMargins(0, 0, 0, 0);
 
-    m_mtp = new QLabel;
+    m_mtp = new FittedLabel;
     m_mtp->setObjectName(QStringLiteral("whyMtp"));
     m_mtp->setAccessibleName(tr("Multi-token prediction"));
     m_mtp->setWordWrap(true);
@@ -144,7 +159,7 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
         o.mtp = m_plan.mtp ? MtpMode::Off : MtpMode::Auto;
         Q_EMIT remedyChosen(o);
     });
-    m_growth = new QLabel;
+    m_growth = new FittedLabel;
     m_growth->setObjectName(QStringLiteral("whyGrowth"));
     m_growth->setAccessibleName(tr("Growth of the launch window"));
     m_growth->setWordWrap(true);
@@ -218,11 +233,31 @@ bool WhyPanel::eventFilter(QObject* watched, QEvent* e) {
         QMetaObject::invokeMethod(this, &WhyPanel::fitRungCombo, Qt::QueuedConnection);
     if (e->type() == QEvent::Resize)
         if (auto* l = qobject_cast<QLabel*>(watched)) fitHeight(l);
+    // Another font or style lays the same text out at another height: measured again once the
+    // label has taken the change.
+    if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange)
+        if (auto* l = qobject_cast<QLabel*>(watched)) {
+            l->setProperty("fittedFor", QVariant());
+            QMetaObject::invokeMethod(
+                this, [l] { fitHeight(l); }, Qt::QueuedConnection);
+        }
     return QWidget::eventFilter(watched, e);
 }
 
 void WhyPanel::fitHeight(QLabel* l) {
-    const int need = l->text().isEmpty() ? 0 : l->heightForWidth(l->width());
+    // The height last measured for this text at this width (a resize that only changes the
+    // height, or the same text again, measures nothing).
+    const QString text = l->text();
+    const int width = l->width();
+    const QVariant last = l->property("fittedFor");
+    int need = 0;
+    if (!text.isEmpty() && last.toString() == text && l->property("fittedWidth").toInt() == width)
+        need = l->property("fittedHeight").toInt();
+    else if (!text.isEmpty())
+        need = l->heightForWidth(width);
+    l->setProperty("fittedFor", text);
+    l->setProperty("fittedWidth", width);
+    l->setProperty("fittedHeight", need);
     if (need != l->minimumHeight()) l->setMinimumHeight(need);
     // QLabel turns height-for-width back on with every setText; off again (see the constructor).
     QSizePolicy policy = l->sizePolicy();

@@ -2,7 +2,8 @@
 // tokens, the charts' legend lists what is drawn, hover shows exact bytes and survives the view's
 // own tooltip event, the numbers table is the plan's and copies as TSV, the machine's label
 // changes only on a real edit, a context target belongs to its model, opened files get a fit,
-// an invalid option combination is explained where the charts were, and mnemonics are unique.
+// an invalid option combination is explained where the charts were, verdicts are drawn on the
+// bars under an axis that keeps its labels, and mnemonics and chart tabs work from the keyboard.
 #include "catalogmodel.h"
 #include "charts/chartspanel.h"
 #include "exportpanel.h"
@@ -25,6 +26,8 @@
 #include <QAbstractScrollArea>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -206,6 +209,75 @@ private Q_SLOTS:
         }
     }
 
+    // The verdicts are drawn on the bars (refused rungs faded, a marker on the launch window's
+    // bar) while the axis keeps the bare contexts: a category label that changed with the verdict
+    // relaid the whole chart out on every option change that moved a verdict.
+    void verdictsAreDrawnOnTheBarsAndTheAxisKeepsTheContexts() {
+        MainWindow w(quietConfig());
+        w.show();
+        // 16 GiB of VRAM and 16 of RAM: an 8B Q4 (~5 GiB of weights) with a 16 GiB f16 KV cache
+        // at 128K (~22 GiB in all) spills into RAM; with 12 GiB of the GPU kept free (4 + 16 <
+        // 22) that rung is refused, so the two plans' verdicts differ (checked below) while
+        // their rungs do not.
+        machine(w, "16GiB", "16GiB");
+        QVERIFY(w.modelPicker()->selectModelId(QStringLiteral("llama-3.1-8b-instruct")));
+        ChartsPanel* charts = w.chartsPanel();
+        auto* reserve = child<QDoubleSpinBox>(&w, "reserveSpin");
+        QList<int> fadedBefore;
+        QStringList labelsBefore;
+        for (double gib : {0.0, 12.0}) {
+            reserve->setValue(gib);
+            const Plan* plan = w.controller()->plan();
+            QVERIFY(plan);
+            RungMemoryModel* gpu = charts->memoryModel(0);
+            QStringList labels;
+            QList<int> refused;
+            for (int r = 0; r < int(plan->rungs.size()); ++r) {
+                labels << tokensText(plan->rungs[size_t(r)].context);
+                if (plan->rungs[size_t(r)].verdict == Verdict::Refused) refused << r;
+            }
+            QCOMPARE(charts->categoryLabels(0), labels);
+            QCOMPARE(charts->fadedRows(0), refused);
+            // The marker sits on top of the launch window's bar: x its row, y the sum of its
+            // terms (GiB, as the bars are drawn); none when every rung is refused.
+            QList<QPointF> marker;
+            if (!plan->decision.refused) {
+                const int row = plan->decision.rung_index;
+                double top = 0;
+                for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c)
+                    top += gpu->index(row, c).data().toDouble();
+                marker << QPointF(row, top);
+            }
+            QCOMPARE(charts->launchMarkerPoints(0), marker);
+            if (gib == 0.0) {
+                fadedBefore = charts->fadedRows(0);
+                labelsBefore = charts->categoryLabels(0);
+            }
+        }
+        QVERIFY(charts->fadedRows(0) != fadedBefore);      // the verdicts moved...
+        QCOMPARE(charts->categoryLabels(0), labelsBefore); // ...the axis did not
+    }
+
+    // Without a mouse: the chart tabs are a focus stop whose arrows switch charts, and the
+    // numbers table (the keyboard's way to the rungs) has its own mnemonic.
+    void theChartTabsAreReachableFromTheKeyboard() {
+        MainWindow w(quietConfig());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setActiveWindow(&w);
+        machine(w, "16GiB", "64GiB");
+        QVERIFY(w.modelPicker()->selectModelId(QStringLiteral("qwen3-30b-a3b")));
+        auto* tabs = child<QTabWidget>(&w, "chartTabs");
+        QTabBar* bar = tabs->tabBar();
+        QVERIFY(bar->focusPolicy() & Qt::TabFocus);
+        tabs->setCurrentIndex(0);
+        bar->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(bar, Qt::Key_Right);
+        QCOMPARE(tabs->currentIndex(), 1);
+        QTest::keyClick(&w, Qt::Key_T, Qt::AltModifier);
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(w.chartsPanel()->table()));
+    }
+
     void theNumbersTableIsThePlanAndCopiesAsTsv() {
         MainWindow w(quietConfig());
         w.show();
@@ -376,6 +448,10 @@ private Q_SLOTS:
                  qPrintable(w.chartsPanel()->message()));
         QVERIFY(!child<QTabWidget>(&w, "chartTabs")->isVisible());
         QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("flash attention")));
+        // The last plan's charts wait hidden behind the message: none of them can be saved.
+        QTemporaryDir dir;
+        QVERIFY(!w.chartsPanel()->saveCurrentChart(dir.filePath(QStringLiteral("chart.png"))));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("chart.png"))));
         // Fixed: the charts come back and the stale messages go.
         ctv->setCurrentIndex(ctv->findText(QStringLiteral("f16")));
         QVERIFY(w.controller()->plan());

@@ -93,11 +93,44 @@ void styleAxis(QAbstractAxis* axis) {
     axis->setGridLineColor(p.color(QPalette::Mid));
 }
 
+// The rungs' contexts ("8K", "32K") as axis categories. Plain on purpose: the verdict marks of
+// the models' labels ("▸8K", "32K✕") change whenever an option moves the launch window or a
+// refusal, and new category strings make Qt Charts lay the whole chart out again (every axis
+// label is a text document measured anew) — the costliest part of such an input
+// (bench_ui_latency). The verdict is drawn on the bars instead (markVerdicts).
 QStringList categoriesFrom(const QAbstractItemModel* model, int column) {
     QStringList out;
     for (int r = 0; r < model->rowCount(); ++r)
-        out << model->index(r, column).data().toString();
+        out << tokensText(model->index(r, column).data(ContextRole).toULongLong());
     return out;
+}
+
+// Refused rungs' bars are drawn faded (the bar sets' selected colour) and the launch window
+// gets a marker on top of its bar: both repaint the bars only, where a changed category label
+// would relay the chart out. Touches only bars whose state differs.
+void markVerdicts(QAbstractBarSeries* series, QScatterSeries* launch,
+                  const QAbstractItemModel* model, int firstTerm, int lastTerm) {
+    const int rows = model->rowCount();
+    QList<QPointF> chosen;
+    for (QBarSet* set : series->barSets()) {
+        QColor faded = set->color();
+        faded.setAlpha(70);
+        if (set->selectedColor() != faded) set->setSelectedColor(faded);
+    }
+    for (int r = 0; r < rows; ++r) {
+        const bool refused =
+            model->index(r, 0).data(VerdictRole).toString() == QLatin1String("refused");
+        for (QBarSet* set : series->barSets())
+            if (r < set->count() && set->isBarSelected(r) != refused)
+                set->setBarSelected(r, refused);
+        if (model->index(r, 0).data(ChosenRole).toBool()) {
+            double top = 0;
+            for (int c = firstTerm; c <= lastTerm; ++c)
+                top += std::max(0.0, model->index(r, c).data().toDouble());
+            chosen << QPointF(r, top);
+        }
+    }
+    if (launch->points() != chosen) launch->replace(chosen);
 }
 
 // A speed range as a translucent band behind its line (setTheme() resets it: re-applied on a
@@ -364,7 +397,9 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
             QStringList labels;
             QList<QPointF> launch;
             for (int r = 0; r < n; ++r) {
-                labels << m_speed_model->index(r, SpeedModel::Label).data().toString();
+                // Plain contexts, as on the memory charts: the launch window is the yellow point.
+                labels << tokensText(
+                    m_speed_model->index(r, SpeedModel::Label).data(ContextRole).toULongLong());
                 if (m_speed_model->index(r, 0).data(ChosenRole).toBool())
                     launch << QPointF(
                         r, m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
@@ -530,7 +565,8 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
         m_expert_view = new QChartView(chart, m_tabs);
         m_expert_view->setObjectName(QStringLiteral("expertChart"));
         m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
-        m_expert_view->setRenderHint(QPainter::Antialiasing);
+        // Axis-aligned bars and lines only: no antialiasing (see makeMemoryChart).
+        m_expert_view->setRenderHint(QPainter::Antialiasing, false);
         m_expert_view->viewport()->installEventFilter(this);
         m_expert_view->setFocusPolicy(Qt::NoFocus);
         m_tabs->addTab(m_expert_view, tr("E&xperts vs KV"));
@@ -551,7 +587,24 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns fit their contents while the table is shown (and when it comes up after changes):
+    // ResizeToContents measured every cell of the table again on each plan, on a hidden tab too,
+    // a millisecond of every option change (bench_ui_latency).
+    {
+        auto stale = std::make_shared<bool>(true);
+        auto fit = [this, stale] {
+            *stale = m_tabs->currentWidget() != m_table;
+            if (!*stale) m_table->resizeColumnsToContents();
+        };
+        connect(m_table_model, &QAbstractItemModel::modelReset, m_table, fit);
+        connect(m_table_model, &QAbstractItemModel::dataChanged, m_table, fit);
+        connect(m_tabs, &QTabWidget::currentChanged, m_table, [this, stale] {
+            if (*stale && m_tabs->currentWidget() == m_table) {
+                *stale = false;
+                m_table->resizeColumnsToContents();
+            }
+        });
+    }
     m_table->setTabKeyNavigation(false);
     auto* copy = new QAction(tr("Copy as TSV"), m_table);
     copy->setShortcut(QKeySequence::Copy);
@@ -635,6 +688,18 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     const auto axes = attachGiBAxes(chart, series, budget);
     auto* const x = axes.first;
     auto* const y = axes.second;
+    // The launch window: a marker on top of its bar (the colour of the speed chart's).
+    auto* launch = new QScatterSeries(chart);
+    launch->setName(tr("Launch window"));
+    launch->setMarkerShape(QScatterSeries::MarkerShapeRectangle); // crisp without antialiasing
+    launch->setMarkerSize(11);
+    launch->setColor(QColor(0xf1, 0xc4, 0x0f));
+    launch->setBorderColor(QColor(0x7d, 0x66, 0x08));
+    chart->addSeries(launch);
+    launch->attachAxis(x);
+    launch->attachAxis(y);
+    connect(launch, &QScatterSeries::clicked, this,
+            [this](const QPointF& p) { Q_EMIT rungActivated(qRound(p.x())); });
     auto recolor = [series] {
         const QList<QBarSet*> sets = series->barSets();
         for (int i = 0; i < sets.size(); ++i) {
@@ -652,10 +717,11 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
             [this](int row, QBarSet*) { Q_EMIT rungActivated(row); });
     // Title, categories and the axis range change only when they differ: an unchanged axis
     // costs no relayout, so an option change that moves bars repaints one frame.
-    auto relabel = [model, chart, x, y] {
+    auto relabel = [model, chart, x, y, series, launch] {
         if (chart->title() != model->deviceName()) chart->setTitle(model->deviceName());
         const QStringList categories = categoriesFrom(model, RungMemoryModel::Label);
         if (x->categories() != categories) x->setCategories(categories);
+        markVerdicts(series, launch, model, RungMemoryModel::Weights, RungMemoryModel::Mmproj);
         QList<int> terms;
         for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c)
             terms << c;
@@ -673,7 +739,10 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     // Not a tab stop: a chart has nothing to do with focus and would show none. The numbers
     // table is the keyboard's way to the same rungs (Enter on a row picks it).
     view->setFocusPolicy(Qt::NoFocus);
-    view->setRenderHint(QPainter::Antialiasing);
+    // No antialiasing: every shape here is axis-aligned (bars, grid, budget steps, the square
+    // marker), and antialiased grid lines are stroked as paths, the largest part of repainting
+    // these charts on each option change (bench_ui_latency). Text stays antialiased.
+    view->setRenderHint(QPainter::Antialiasing, false);
     view->setMinimumSize(220, 220);
     return view;
 }
@@ -709,10 +778,14 @@ void ChartsPanel::rebuildMemoryCharts(int devices) {
 }
 
 void ChartsPanel::showMessage(const QString& message) {
-    setPlan(Plan{});
-    m_message->setText(message);
-    m_tabs->hide();
-    m_message->show();
+    // The charts stay as they are behind the message, hidden (never shown with it): emptied,
+    // every chart would lay its axes out for no rungs and again for the next plan — an input
+    // that is invalid one moment and fixed the next (bench_ui_latency) paid both.
+    if (m_message->text() != message) m_message->setText(message);
+    if (m_message->isHidden()) {
+        m_tabs->hide();
+        m_message->show();
+    }
 }
 
 QString ChartsPanel::message() const {
@@ -785,7 +858,9 @@ QStringList ChartsPanel::legendEntries() const {
     bool anyRung = false;
     for (const RungMemoryModel* m : m_memory_models)
         anyRung = anyRung || m->rowCount() > 0;
-    if (anyRung) out << tr("Budget");
+    // The key to the verdict marks, listed whenever there are bars (always, not only while a
+    // rung is refused or launched: a legend whose entries come and go relays the window out).
+    if (anyRung) out << tr("Budget") << tr("Launch window") << tr("Refused (faded)");
     return out;
 }
 
@@ -796,10 +871,14 @@ void ChartsPanel::updateLegend() {
         int column = -1;
         for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c)
             if (RungMemoryModel::columnName(c) == e) column = c;
-        const QString swatch =
-            column < 0
-                ? QStringLiteral("<span style=\"color:#c0392b\"><b>- - -</b></span>")
-                : QStringLiteral("<span style=\"color:%1\">■</span>").arg(termColor(column).name());
+        QString swatch =
+            column >= 0
+                ? QStringLiteral("<span style=\"color:%1\">■</span>").arg(termColor(column).name())
+                : QStringLiteral("<span style=\"color:#c0392b\"><b>- - -</b></span>");
+        if (e == tr("Launch window"))
+            swatch = QStringLiteral("<span style=\"color:#f1c40f\">■</span>");
+        else if (e == tr("Refused (faded)"))
+            swatch = QStringLiteral("<span style=\"color:#c9d2e3\">■</span>");
         // Non-breaking inside an entry, so the label wraps between entries, never inside one.
         items << swatch + QStringLiteral("&nbsp;") +
                      e.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
@@ -851,6 +930,31 @@ QList<QPointF> ChartsPanel::budgetLinePoints(int chart) const {
     return {};
 }
 
+QStringList ChartsPanel::categoryLabels(int chart) const {
+    if (chart < 0 || chart >= int(m_memory_views.size())) return {};
+    for (QAbstractAxis* a : m_memory_views[size_t(chart)]->chart()->axes(Qt::Horizontal))
+        if (auto* x = qobject_cast<QBarCategoryAxis*>(a)) return x->categories();
+    return {};
+}
+
+QList<int> ChartsPanel::fadedRows(int chart) const {
+    if (chart < 0 || chart >= int(m_memory_views.size())) return {};
+    for (QAbstractSeries* s : m_memory_views[size_t(chart)]->chart()->series())
+        if (auto* bars = qobject_cast<QStackedBarSeries*>(s); bars && !bars->barSets().empty()) {
+            QList<int> rows = bars->barSets().front()->selectedBars();
+            std::sort(rows.begin(), rows.end());
+            return rows;
+        }
+    return {};
+}
+
+QList<QPointF> ChartsPanel::launchMarkerPoints(int chart) const {
+    if (chart < 0 || chart >= int(m_memory_views.size())) return {};
+    for (QAbstractSeries* s : m_memory_views[size_t(chart)]->chart()->series())
+        if (auto* marker = qobject_cast<QScatterSeries*>(s)) return marker->points();
+    return {};
+}
+
 QList<QChartView*> ChartsPanel::chartViews() const {
     QList<QChartView*> out(m_memory_views.begin(), m_memory_views.end());
     out << m_speed_view << m_moe_view << m_expert_view;
@@ -858,6 +962,10 @@ QList<QChartView*> ChartsPanel::chartViews() const {
 }
 
 Result<bool> ChartsPanel::saveCurrentChart(const QString& path) const {
+    // Behind a message the charts still hold the last plan, which no longer answers the inputs.
+    if (!m_message->isHidden())
+        return makeError(ErrorCode::InvalidArgument,
+                         "no chart to save: " + m_message->text().toStdString());
     QChartView* view = currentChartView();
     if (m_tabs->currentWidget() == m_memory_page) {
         // The memory tab holds several charts: save the whole row of them as one picture.

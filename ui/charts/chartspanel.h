@@ -59,11 +59,17 @@ public:
     // The background the charts are drawn on (follows the palette).
     QColor chartBackground() const;
 
-    // The shared legend of the memory charts: every term drawn on any of them, then "Budget".
+    // The shared legend of the memory charts: every term drawn on any of them, then "Budget" and
+    // the key to the verdict marks ("Launch window", "Refused (faded)").
     QStringList legendEntries() const;
     // The points of the budget line drawn on memory chart `chart` (empty when it has none): what a
     // reader sees of the budget, for tests that must not reach into Qt Charts themselves.
     QList<QPointF> budgetLinePoints(int chart) const;
+    // What memory chart `chart` shows of the verdicts: its category labels, the rows whose bars
+    // are drawn faded (refused) and the launch-window marker's points (empty when none).
+    QStringList categoryLabels(int chart) const;
+    QList<int> fadedRows(int chart) const;
+    QList<QPointF> launchMarkerPoints(int chart) const;
     // The value the hovered bar or point shows ("" when nothing is hovered).
     QString hoverText() const { return m_hover_text; }
     // What hovering a cell of one of the panel's models shows (public for tests: the charts'
