@@ -83,19 +83,24 @@ HardwarePanel::HardwarePanel(QWidget* parent) : QWidget(parent) {
         named(new QComboBox, "presetCombo", tr("Hardware preset"),
               tr("Plan for a machine you do not have: built-in presets with cited figures"));
     m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_presets->setMinimumContentsLength(16);
+    // The preset and GPU combos give way before the figures do: at 1024 px the VRAM and RAM
+    // fields must still show a whole size, and a combo's full name is in its popup and tooltip.
+    m_presets->setMinimumContentsLength(8);
     m_vram = named(new QLineEdit, "vramEdit", tr("VRAM per GPU"),
                    tr("VRAM of each GPU, comma-separated: 24GiB or 24GiB,12GiB; 0 for CPU only"));
     m_vram->setPlaceholderText(tr("VRAM e.g. 24GiB,12GiB"));
     m_vram->setMaximumWidth(140);
+    const int sizeWidth = m_vram->fontMetrics().horizontalAdvance(QStringLiteral("000.00GiB")) + 14;
+    m_vram->setMinimumWidth(sizeWidth);
     m_gpu = named(new QComboBox, "gpuCombo", tr("GPU by name"),
                   tr("Pick a GPU by name: its VRAM, bandwidth and compute come with it (from the "
                      "cited presets); typed VRAM sizes still work"));
     m_gpu->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_gpu->setMinimumContentsLength(10);
+    m_gpu->setMinimumContentsLength(6);
     m_ram = named(new QLineEdit, "ramEdit", tr("System RAM"), tr("System RAM, e.g. 64GiB"));
     m_ram->setPlaceholderText(tr("RAM e.g. 64GiB"));
     m_ram->setMaximumWidth(100);
+    m_ram->setMinimumWidth(sizeWidth);
     m_uma = named(new QCheckBox(tr("&UMA")), "umaCheck", tr("Unified memory"),
                   tr("GPU and CPU share one memory pool (APU, Apple Silicon, DGX Spark)"));
     m_live_check = named(

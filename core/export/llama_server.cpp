@@ -50,6 +50,17 @@ Result<Rung> chosenRung(const Plan& plan, int rung_index) {
                 why = it->refusal->message;
                 break;
             }
+        // A smaller rung that runs is the user's way out: name it rather than refuse the model.
+        const Rung* runs = nullptr;
+        for (const Rung& r : plan.rungs)
+            if (r.verdict != Verdict::Refused && (!runs || r.context > runs->context)) runs = &r;
+        if (runs)
+            return makeError(ErrorCode::InvalidArgument,
+                             "nothing to export: the requested context of " + who +
+                                 " is refused; the " + formatTokens(runs->context) +
+                                 " rung runs (choose it, or plan with -c " +
+                                 std::to_string(runs->requested_context) + ")",
+                             why);
         return makeError(ErrorCode::InvalidArgument,
                          "nothing to export: the plan refuses " + who + " on this hardware", why);
     }

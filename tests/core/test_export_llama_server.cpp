@@ -254,6 +254,19 @@ private slots:
         QVERIFY(l.error().message.find("nothing to export") != std::string::npos);
         // The reason is the last refused rung's message.
         QCOMPARE(l.error().details, std::string("256K is beyond the trained context of 128K"));
+        // A smaller rung runs (128K, rung 1), so the message names it instead of refusing the
+        // whole model.
+        QVERIFY2(l.error().message.find("the 128K rung runs") != std::string::npos,
+                 l.error().message.c_str());
+        QVERIFY(l.error().message.find("-c 131072") != std::string::npos);
+        // When no rung runs, the model itself is refused on this hardware.
+        for (Rung& r : plan.rungs)
+            r.verdict = Verdict::Refused;
+        auto none = llamaServerLaunch(plan, {});
+        QVERIFY(!none.has_value());
+        QVERIFY2(none.error().message.find("refuses") != std::string::npos &&
+                     none.error().message.find("runs") == std::string::npos,
+                 none.error().message.c_str());
     }
 
     void cpuBackendPinsZeroGpuLayers() {
