@@ -349,9 +349,13 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
 }
 
 Bytes ContextPrice::computeFor(bool holds_layers, bool holds_output) const {
+    if (replays(holds_layers, holds_output)) return compute_graph;
+    return estimateFor(holds_layers, holds_output);
+}
+
+Bytes ContextPrice::estimateFor(bool holds_layers, bool holds_output) const {
     if (!holds_layers && !holds_output) return 0;
     if (!holds_layers) return satAdd(compute_inputs, compute_output_only);
-    if (holds_output && compute_graph > 0) return compute_graph;
     const Bytes peak = holds_output ? std::max(compute_layer, compute_logits) : compute_layer;
     return satAdd(compute_inputs, peak);
 }

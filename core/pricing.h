@@ -122,6 +122,8 @@ struct ContextPrice {
     // ggml-alloc reuses memory as the graph runs, so a device pays its inputs plus the larger of
     // its peaks, not their sum.
     Bytes computeFor(bool holds_layers, bool holds_output) const;
+    // The closed-form estimate computeFor falls back to without a replayed graph.
+    Bytes estimateFor(bool holds_layers, bool holds_output) const;
     // True when computeFor(holds_layers, holds_output) is the replayed whole graph, which already
     // counts the graph inputs that hostInputs adds to an estimate.
     bool replays(bool holds_layers, bool holds_output) const {

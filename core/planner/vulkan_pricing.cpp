@@ -124,7 +124,7 @@ void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPri
             // a chunk of its own above the larger of the layer peak and what lives beside the
             // logits (Llama-3.1-8B, ub 2048: 464 + 1002 MiB measured against a packed peak of
             // 1066).
-            const Bytes result = satMul(satMul(4, ub), model.n_vocab);
+            const Bytes result = satMul(satMul(4, price.geometry.n_outputs), model.n_vocab);
             chunked = satAdd(std::max(layer_peak, satSub(logits, result)), result);
         }
         extra = satAdd(extra, satSub(chunked, packed));
@@ -133,7 +133,17 @@ void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPri
         if (d == 0 && op_offload && host_weights)
             extra = satAdd(
                 extra, largestHostWeight(model, price, choice, layout.layer_dev, layout.out_dev));
-        t.compute = satAdd(satAdd(t.compute, extra), kComputeMargin);
+        // The mechanisms above and their margin were measured on the closed form. A replayed
+        // graph (ContextPrice::compute_graph) is the CPU backend's packing of the whole graph,
+        // which on the device also holds what the CPU computes (token rows, inputs) and ignores
+        // the chunks: take the larger of the two, so neither's blind spot prices the device low.
+        if (price.replays(holds_layers, holds_output)) {
+            const Bytes estimated =
+                satAdd(satSub(t.compute, price.compute_graph), price.estimateFor(true, true));
+            t.compute = std::max(t.compute, satAdd(satAdd(estimated, extra), kComputeMargin));
+        } else {
+            t.compute = satAdd(satAdd(t.compute, extra), kComputeMargin);
+        }
     }
 
     if (a.host.compute > 0) {
