@@ -33,10 +33,14 @@ function settingsFor(m) {
 }
 
 const measured = fs.existsSync(outJson) ? JSON.parse(fs.readFileSync(outJson, 'utf8')) : { models: {} };
-measured.engine = 'llama.cpp from node-llama-cpp@3.21.1 (release v0.4.0), CPU backend, via AddonModel/AddonContext';
+// The engine is whatever node-llama-cpp release run.sh installed (3.21.1: llama.cpp v0.4.0,
+// 3.22.1: v0.5.0), read from the package itself.
+const nlcVersion = JSON.parse(fs.readFileSync(path.join(nodeModules, 'node-llama-cpp', 'package.json'), 'utf8')).version;
+const llamaRelease = JSON.parse(fs.readFileSync(path.join(nodeModules, 'node-llama-cpp', 'llama', 'binariesGithubRelease.json'), 'utf8')).release;
+measured.engine = `llama.cpp from node-llama-cpp@${nlcVersion} (release ${llamaRelease}), CPU backend, via AddonModel/AddonContext`;
 measured.notes = [
   'bytes are exact (posix_memalign sizes matched to the 0.01 MiB log lines); *_mib are the log lines',
-  'n_ubatch = n_batch = ub (the addon sets both); kv_unified is false (no option in 3.21.1)',
+  `n_ubatch = n_batch = ub (the addon sets both); kv_unified is false (no option in ${nlcVersion})`,
   'weights: data bytes of the file (mmap, no repack: Q8_0/F32 only); model_buffers are the log lines',
 ];
 fs.mkdirSync(workDir, { recursive: true });

@@ -1,7 +1,9 @@
 #!/bin/sh
-# The Vulkan validation: tests/validation/vulkan/run.sh BUILD_DIR
-#  1. installs node-llama-cpp@3.21.1 and its Vulkan prebuilt under BUILD_DIR/validation-vulkan
-#  2. takes llama.h / ggml-backend.h of the same release (v0.4.0) from the git bundle node-llama-cpp
+# The Vulkan validation: tests/validation/vulkan/run.sh BUILD_DIR [NODE_LLAMA_CPP_VERSION]
+#  1. installs node-llama-cpp@VERSION (3.21.1 = llama.cpp v0.4.0, the default, under
+#     BUILD_DIR/validation-vulkan; 3.22.1 = v0.5.0 under BUILD_DIR/validation-vulkan-3.22.1) and
+#     its Vulkan prebuilt
+#  2. takes llama.h / ggml-backend.h of the same release from the git bundle node-llama-cpp
 #     ships, and builds vk_load.c against the prebuilt libllama, and the LD_PRELOAD shims
 #  3. loads small sparse replicas on Mesa's lavapipe over a grid of placements and contexts and
 #     compares every buffer with `headroom-cli plan --backend vulkan` (validate_vulkan.js)
@@ -13,7 +15,12 @@ set -eu
 build=$(cd "${1:?usage: run.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../.." && pwd)
-dir=$build/validation-vulkan
+nlc=${2:-3.21.1}
+case $nlc in
+  3.21.1) dir=$build/validation-vulkan release=v0.4.0 test=validation_vulkan doc=accuracy-vulkan.md ;;
+  3.22.1) dir=$build/validation-vulkan-3.22.1 release=v0.5.0 test=validation_vulkan_v0.5.0 doc=accuracy-vulkan-v0.5.0.md ;;
+  *) echo "run.sh: no llama.cpp release known for node-llama-cpp $nlc"; exit 1 ;;
+esac
 mkdir -p "$dir"
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
@@ -21,13 +28,13 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 fi
 nm=$dir/node_modules
 bins=$nm/@node-llama-cpp/linux-x64-vulkan/bins/linux-x64-vulkan
-if [ ! -f "$nm/node-llama-cpp/package.json" ] || ! grep -q '"version": "3.21.1"' "$nm/node-llama-cpp/package.json" \
-   || [ ! -f "$bins/libllama.vulkan.v0.4.0.so" ]; then
-  echo "installing node-llama-cpp@3.21.1 and @node-llama-cpp/linux-x64-vulkan@3.21.1 into $dir"
+if [ ! -f "$nm/node-llama-cpp/package.json" ] || ! grep -q "\"version\": \"$nlc\"" "$nm/node-llama-cpp/package.json" \
+   || [ ! -f "$bins/libllama.vulkan.$release.so" ]; then
+  echo "installing node-llama-cpp@$nlc and @node-llama-cpp/linux-x64-vulkan@$nlc into $dir"
   [ -f "$dir/package.json" ] || echo '{"private":true}' > "$dir/package.json"
   (cd "$dir" && npm i -E --ignore-scripts --no-audit --no-fund --omit=optional \
-      node-llama-cpp@3.21.1 @node-llama-cpp/linux-x64-vulkan@3.21.1) \
-    || { echo "validation_vulkan skipped: npm could not install node-llama-cpp@3.21.1's Vulkan prebuilt"; exit 77; }
+      "node-llama-cpp@$nlc" "@node-llama-cpp/linux-x64-vulkan@$nlc") \
+    || { echo "$test skipped: npm could not install node-llama-cpp@$nlc's Vulkan prebuilt"; exit 77; }
 fi
 # As in tests/validation/run.sh: an AMX host would load the sapphirerapids CPU variant, whose AMX
 # buffer type takes quantized host weights into anonymous memory; measure the CPU side as other
@@ -45,7 +52,7 @@ if [ ! -f "$hdr/include/llama.h" ]; then
   mv "$hdr.tmp" "$hdr"
 fi
 gcc -O2 -o "$dir/vk_load" "$here/vk_load.c" -I"$hdr/include" -I"$hdr/ggml/include" -L"$bins" \
-  -l:libllama.vulkan.v0.4.0.so -l:libggml.vulkan.v0.4.0.so -l:libggml-base.so -Wl,-rpath,"$bins"
+  -l:libllama.vulkan.$release.so -l:libggml.vulkan.$release.so -l:libggml-base.so -Wl,-rpath,"$bins"
 gcc -O2 -shared -fPIC -o "$dir/shim.so" "$here/../shim.c" -ldl
 gcc -O2 -shared -fPIC -o "$dir/vk_limits_shim.so" "$here/vk_limits_shim.c" -ldl
 gcc -O2 -shared -fPIC -o "$dir/buffer_shim.so" "$here/buffer_shim.c" -ldl -lpthread
@@ -61,10 +68,10 @@ export VK_DRIVER_FILES="$icd" VK_ICD_FILENAMES="$icd"
 
 rc=0
 node "$here/validate_vulkan.js" "$build/bin/headroom-cli" "$bins" "$dir/vk_load" \
-  "$dir/shim.so $dir/vk_limits_shim.so $dir/buffer_shim.so" "$dir/work" "$dir/accuracy-vulkan.md" || rc=$?
-if ! cmp -s "$dir/accuracy-vulkan.md" "$src/docs/accuracy-vulkan.md"; then
-  echo "docs/accuracy-vulkan.md differs from this run ($dir/accuracy-vulkan.md); copy it over if the change is meant:"
-  diff "$src/docs/accuracy-vulkan.md" "$dir/accuracy-vulkan.md" | head -40 || true
+  "$dir/shim.so $dir/vk_limits_shim.so $dir/buffer_shim.so" "$dir/work" "$dir/$doc" "$nlc" "$release" "$test" || rc=$?
+if ! cmp -s "$dir/$doc" "$src/docs/$doc"; then
+  echo "docs/$doc differs from this run ($dir/$doc); copy it over if the change is meant:"
+  diff "$src/docs/$doc" "$dir/$doc" | head -40 || true
   rc=1
 fi
 exit $rc
