@@ -3,7 +3,7 @@
 // them (ctest verify_real_llama_server) — against a real llama-server loading a sparse replica
 // of Llama-3.1-8B.
 #include "common/cli_runner.h"
-#include "gguf/gguf_writer.h"
+#include "common/verify_stand_ins.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -23,24 +23,6 @@ namespace {
 // A CPU-only machine and one context, so the plan has a single launch: -c 4096 on the host.
 const QStringList kPlanFlags = {"--backend", "cpu",  "--vram", "0",  "--ram", "64GiB",
                                 "-c",        "4096", "-fa",    "on", "-np",   "1"};
-
-GgufWriter llamaLike() {
-    GgufWriter w;
-    w.set("general.architecture", GgufValue::string("llama"));
-    w.set("general.name", GgufValue::string("Llama Test"));
-    w.set("llama.context_length", GgufValue::u32(8192));
-    w.set("llama.embedding_length", GgufValue::u32(1024));
-    w.set("llama.block_count", GgufValue::u32(4));
-    w.set("llama.feed_forward_length", GgufValue::u32(2816));
-    w.set("llama.attention.head_count", GgufValue::u32(8));
-    w.set("llama.attention.head_count_kv", GgufValue::u32(2));
-    w.set("tokenizer.ggml.tokens",
-          GgufValue::array(GgufArray::ofStrings(std::vector<std::string>(4096, "t"))));
-    w.addTensor("token_embd.weight", {1024, 4096}, GgmlType::Q8_0);
-    for (int il = 0; il < 4; ++il)
-        w.addTensor("blk." + std::to_string(il) + ".attn_q.weight", {1024, 1024}, GgmlType::Q8_0);
-    return w;
-}
 
 // Alive and not a zombie (/proc/PID/stat's third field is the state).
 bool running(int pid) {
@@ -65,13 +47,7 @@ class TestCliVerify : public QObject {
     QString model_;
 
     QString script(const QString& name, const QByteArray& body) {
-        QString p = dir_.filePath(name);
-        QFile f(p);
-        if (!f.open(QIODevice::WriteOnly)) return {};
-        f.write("#!/bin/sh\n" + body);
-        f.close();
-        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        return p;
+        return headroom::test::standInServer(dir_.filePath(name), body);
     }
     QStringList verifyArgs(const QString& server) const {
         return QStringList{"verify", model_, "--llama-server", server} + kPlanFlags;
@@ -81,7 +57,7 @@ private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         model_ = dir_.filePath("llama.gguf");
-        auto w = llamaLike().write(model_.toStdString());
+        auto w = headroom::test::smallLlamaGguf().write(model_.toStdString());
         QVERIFY2(w.has_value(), w ? "" : w.error().message.c_str());
     }
 

@@ -7,6 +7,20 @@
 using namespace headroom;
 using namespace headroom::test;
 
+namespace {
+
+// gpt-oss-20b's output dims (n_vocab 201088, n_embd 2880) on a dense trunk: a graph that keeps
+// its hidden state as an output (keepsHiddenStateRow).
+ModelShape gptOssLike() {
+    ModelShape m = llama8bLike();
+    m.architecture = "gpt-oss";
+    m.n_vocab = 201088;
+    m.n_embd = 2880;
+    return m;
+}
+
+} // namespace
+
 class TestPricing : public QObject {
     Q_OBJECT
 
@@ -184,10 +198,7 @@ private slots:
         // result_output is allocated. Measured on node-llama-cpp 3.21.1's CPU build, 32K, q8_0
         // cache, flash attention, ub 512 (tests/validation/measured.json): 429 524 992 bytes =
         // 4 x 512 x (201088 + 3 x 2880) + 4 x 512.
-        ModelShape m = llama8bLike();
-        m.architecture = "gpt-oss";
-        m.n_vocab = 201088;
-        m.n_embd = 2880;
+        ModelShape m = gptOssLike();
         ResolvedOptions o;
         o.program = Program::Library; // measured through node-llama-cpp's llama_context
         QCOMPARE(priceContext(m, o, 4096).compute_logits, Bytes{429524992});
@@ -343,10 +354,7 @@ private slots:
     void aGraphThatKeepsItsHiddenStateRunsTheLastBlockOnTheWholeUbatchUnderLlamaServer() {
         // gpt-oss (models/openai-moe.cpp): without embeddings_nextn_masked the last block and the
         // final norm see all 512 tokens and result_norm takes the one output row after them.
-        ModelShape m = llama8bLike();
-        m.architecture = "gpt-oss";
-        m.n_vocab = 201088;
-        m.n_embd = 2880;
+        const ModelShape m = gptOssLike();
         ResolvedOptions o;
         const ContextPrice p = priceContext(m, o, 4096);
         // 4 x 201088 + 4 x 2880 x (2 x 512 (inp_embd, the kept hidden state) + 1 (result_norm))

@@ -48,7 +48,27 @@ using namespace headroom;
 using namespace headroom::ui;
 using namespace headroom::ui::test;
 
-namespace {} // namespace
+namespace {
+
+// Llama 3.1 8B (catalog) with one nextn block appended (32 + 1 layers): a model with an MTP head.
+// `as_gguf`: the block as GGUF→shape describes a non-hybrid architecture's nextn block, outside
+// the main cache in the default profile (ModelShape::nextn_default_filter).
+ModelShape llamaWithMtpHead(bool as_gguf) {
+    auto catalog = loadBuiltinCatalog();
+    if (!catalog) qFatal("catalog: %s", catalog.error().message.c_str());
+    const CatalogEntry* e = catalog->find("llama-3.1-8b-instruct");
+    if (!e) qFatal("llama-3.1-8b-instruct is not in the catalog");
+    ModelShape m = catalogShape(*e, e->defaultQuant());
+    LayerShape head = m.layers.back();
+    head.is_mtp = true;
+    head.in_main_cache = !as_gguf && head.in_main_cache;
+    m.layers.push_back(head);
+    m.n_mtp_layers = 1;
+    m.nextn_default_filter = as_gguf;
+    return m;
+}
+
+} // namespace
 
 class TestGuiTruth : public QObject {
     Q_OBJECT
@@ -466,16 +486,7 @@ private Q_SLOTS:
         w.show();
         machine(w, "24GiB", "64GiB");
         // Llama 3.1 8B with one nextn block appended: a model with an MTP head.
-        auto catalog = loadBuiltinCatalog();
-        QVERIFY(catalog.has_value());
-        const CatalogEntry* e = catalog->find("llama-3.1-8b-instruct");
-        QVERIFY(e);
-        ModelShape m = catalogShape(*e, e->defaultQuant());
-        LayerShape head = m.layers.back();
-        head.is_mtp = true;
-        m.layers.push_back(head);
-        m.n_mtp_layers = 1;
-        w.controller()->setModel(m);
+        w.controller()->setModel(llamaWithMtpHead(false));
         const Plan on = *w.controller()->plan();
         QVERIFY(on.mtp); // auto: the head is used when it fits
         const Rung& r = on.rungs[size_t(w.whyPanel()->selectedRung())];
@@ -513,18 +524,7 @@ private Q_SLOTS:
         // non-hybrid architecture's nextn block (ModelShape::nextn_default_filter), planned with
         // MTP off so only the main cache differs: v0.5.0 leaves the block out of it, v0.4.0 does
         // not filter llama and caches all 33 layers (LlamaProfile::filtersNextn).
-        auto catalog = loadBuiltinCatalog();
-        QVERIFY(catalog.has_value());
-        const CatalogEntry* e = catalog->find("llama-3.1-8b-instruct");
-        QVERIFY(e);
-        ModelShape m = catalogShape(*e, e->defaultQuant());
-        LayerShape head = m.layers.back();
-        head.is_mtp = true;
-        head.in_main_cache = false;
-        m.layers.push_back(head);
-        m.n_mtp_layers = 1;
-        m.nextn_default_filter = true;
-        w.controller()->setModel(m);
+        w.controller()->setModel(llamaWithMtpHead(true));
         auto* mtp = child<QComboBox>(&w, "mtpCombo");
         mtp->setCurrentIndex(2); // off
         QCOMPARE(w.controller()->options().mtp, MtpMode::Off);

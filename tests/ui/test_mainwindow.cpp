@@ -516,6 +516,18 @@ private Q_SLOTS:
         QCOMPARE(again.controller()->hardware().gpus.at(0).total_bytes, 20 * GiB);
         QCOMPARE(child<QComboBox>(&again, "cacheTypeVCombo")->currentText(),
                  QStringLiteral("q4_0"));
+        // A build this Headroom no longer knows (settings from another version, or edited) comes
+        // back as the default profile, not as garbage in the combo.
+        {
+            QSettings s;
+            QVariantMap options = s.value(QStringLiteral("plan/options")).toMap();
+            options[QStringLiteral("llama_version")] = QStringLiteral("v9.9.9");
+            s.setValue(QStringLiteral("plan/options"), options);
+        }
+        MainWindow stale(c);
+        QCOMPARE(stale.controller()->options().llama_version, kDefaultLlamaVersion);
+        QCOMPARE(child<QComboBox>(&stale, "llamaVersionCombo")->currentText(),
+                 QString::fromLatin1(llamaVersionName(kDefaultLlamaVersion)));
         QSettings().clear();
     }
 

@@ -2,6 +2,7 @@
 // GUI thread, against stand-in llama-server scripts that print llama.cpp's buffer lines or exit.
 #include "verifypanel.h"
 
+#include "common/verify_stand_ins.h"
 #include "core/arch/shape_from_gguf.h"
 #include "core/gguf/gguf_writer.h"
 #include "core/planner.h"
@@ -23,12 +24,8 @@ private:
 
     // A stand-in llama-server: `body` after the shebang, executable.
     QString script(const QString& name, const QByteArray& body) {
-        QString path = dir_.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-        f.write("#!/bin/sh\n" + body);
-        f.close();
-        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QString path = test::standInServer(dir_.filePath(name), body);
+        if (path.isEmpty()) qFatal("cannot write %s", qPrintable(name));
         return path;
     }
 
@@ -49,21 +46,7 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         // A small llama: 4 blocks of n_embd 1024, 4096 tokens (the data is a hole).
-        GgufWriter w;
-        w.set("general.architecture", GgufValue::string("llama"));
-        w.set("general.name", GgufValue::string("Llama Test"));
-        w.set("llama.context_length", GgufValue::u32(8192));
-        w.set("llama.embedding_length", GgufValue::u32(1024));
-        w.set("llama.block_count", GgufValue::u32(4));
-        w.set("llama.feed_forward_length", GgufValue::u32(2816));
-        w.set("llama.attention.head_count", GgufValue::u32(8));
-        w.set("llama.attention.head_count_kv", GgufValue::u32(2));
-        w.set("tokenizer.ggml.tokens",
-              GgufValue::array(GgufArray::ofStrings(std::vector<std::string>(4096, "t"))));
-        w.addTensor("token_embd.weight", {1024, 4096}, GgmlType::Q8_0);
-        for (int il = 0; il < 4; ++il)
-            w.addTensor("blk." + std::to_string(il) + ".attn_q.weight", {1024, 1024},
-                        GgmlType::Q8_0);
+        const GgufWriter w = test::smallLlamaGguf();
         model_ = dir_.filePath("llama-test.gguf");
         QVERIFY(w.write(model_.toStdString()));
     }
