@@ -48,6 +48,11 @@ struct LayerShape {
     // stream; a CSA layer adds lightning-indexer keys (n_embd_comp_indexer_k) over the same
     // compressed cells. All in type_k, K only. 0 = none.
     std::uint32_t compress_ratio = 0;
+    // V row elements of this nextn block in an MTP draft context whose cache is a plain one over
+    // the model's own hparams while the main cache keeps K only (DeepSeek-V4: create_memory's
+    // LLM_ARCH_DEEPSEEK4 branch, LLAMA_CONTEXT_TYPE_MTP, llama_kv_cache_iswa without
+    // dsv4_make_k_only). 0 = the draft context caches the block as the main cache does.
+    std::uint32_t n_embd_v_gqa_draft = 0;
     std::uint32_t n_embd_comp_k = 0;
     std::uint32_t n_embd_comp_indexer_k = 0;
     // The layer's caches keep one stream per sequence even with --kv-unified (llama_kv_cache_dsv4

@@ -179,8 +179,25 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         filtered = filtered && !nextn_unfiltered;
         if (!filtered) {
             Bytes k = 0, v = 0;
-            for (const auto& lp : p.layers) {
+            std::uint32_t v_draft_max = 0;
+            for (const auto& l : model.layers)
+                v_draft_max = std::max(v_draft_max, l.n_embd_v_gqa_draft);
+            for (size_t il = 0; il < p.layers.size(); ++il) {
+                const LayerPrice& lp = p.layers[il];
                 if (model.mtp_draft_nextn_only && !nextn_unfiltered && !lp.mtp) continue;
+                const LayerShape& l = model.layers[il];
+                if (l.n_embd_v_gqa_draft > 0) {
+                    // A plain iswa cache of K and V over this block (LayerShape::
+                    // n_embd_v_gqa_draft), none of the main cache's compressed or per-sequence
+                    // parts: cells as llama_kv_cache_iswa sizes them for the context's streams.
+                    const Bytes cells =
+                        satMul(l.isSwa() ? g.swa_cells : g.n_ctx_seq, Bytes{g.n_stream});
+                    const std::uint32_t v_elems =
+                        opt.flash_attn ? l.n_embd_v_gqa_draft : v_draft_max;
+                    k = satAdd(k, satMul(ggmlRowBytes(opt.type_k, l.n_embd_k_gqa), cells));
+                    v = satAdd(v, satMul(ggmlRowBytes(opt.type_v, v_elems), cells));
+                    continue;
+                }
                 k = satAdd(k, lp.kv_k);
                 v = satAdd(v, lp.kv_v);
             }

@@ -1261,6 +1261,10 @@ bool defaultNextnFilter(const Hparams& hp, const ArchRule* rule) {
 // Every cache and state keeps n_seq_max streams (unified_raw / unified_compressed are false).
 void setDsv4Layer(const Hparams& hp, std::uint32_t il, LayerShape& l) {
     l.stream_per_sequence = true;
+    // The MTP draft context caches the nextn blocks in a llama_kv_cache_iswa over the model's
+    // hparams (create_memory, LLM_ARCH_DEEPSEEK4 with LLAMA_CONTEXT_TYPE_MTP, filter_mtp): not
+    // MLA there, so with a V row of n_head_kv x value_length (every layer is sliding).
+    if (il >= hp.nLayer()) l.n_embd_v_gqa_draft = hp.head_v_swa * hp.n_head_kv[il];
     const std::uint32_t ratio = il < hp.compress_ratio.size() ? hp.compress_ratio[il] : 0;
     if (ratio == 0) return;
     const std::uint32_t head_k = hp.head_k_swa; // every layer is sliding: n_embd_head_k_swa

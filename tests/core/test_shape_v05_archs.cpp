@@ -721,6 +721,43 @@ private slots:
         QCOMPARE(priceContext(s, o, 4096).stateTotal(), Bytes{720896});
     }
 
+    // DeepSeek-V4 with one nextn block (5 blocks, compress_ratios [0, 4, 128, 4, 0]). The main
+    // cache keeps its K-only window row like every block (llama_kv_cache_dsv4 ctor); the MTP
+    // draft context (create_memory, LLM_ARCH_DEEPSEEK4 with LLAMA_CONTEXT_TYPE_MTP) is a
+    // llama_kv_cache_iswa over the nextn block alone, with the model's own hparams: K and V.
+    // Measured with llama-server v0.5.0 (CPU, -c 4096 -np 1 -fit off --spec-type draft-mtp) on a
+    // sparse replica of these sizes (the 4-block file's tensors, blk.4 and its nextn eh_proj,
+    // enorm, hnorm): raw window 0.94 MiB (768 cells, 5 layers, K only), CSA, HCA and indexer
+    // caches as without the block, and the draft context's 0.38 MiB (768 cells, 1 layer, K 0.19
+    // and V 0.19 MiB).
+    void deepseekV4MtpContextCachesTheNextnBlockWithKAndV() {
+        Header h("deepseek4");
+        h.transformer(1048576, 256, 5, 8, 1, 128)
+            .u32("attention.sliding_window", 128)
+            .u32("attention.indexer.head_count", 4)
+            .u32("attention.indexer.key_length", 64)
+            .u32("attention.indexer.top_k", 64)
+            .arr("attention.compress_ratios", {0, 4, 128, 4, 0})
+            .u32("nextn_predict_layers", 1);
+        const ModelShape s = h.shape();
+        QCOMPARE(s.n_mtp_layers, 1u);
+        QCOMPARE(s.layers[4].n_embd_v_gqa, 0u);         // K only in the main cache
+        QCOMPARE(s.layers[4].n_embd_v_gqa_draft, 128u); // 1 KV head x value_length 128
+        QCOMPARE(s.layers[3].n_embd_v_gqa_draft, 0u);   // trunk blocks are not in that cache
+
+        ResolvedOptions o; // f16, flash attention, one sequence, ub 512
+        o.mtp = true;
+        const ContextPrice p = priceContext(s, o, 4096);
+        // The window of the iswa cache: pad256(min(4096, 128 + 512)) = 768 cells; K and V rows
+        // of 128 f16 each: 768 x 128 x 2 B = 196 608 apiece.
+        QCOMPARE(p.mtp_kv_k, Bytes{196608});
+        QCOMPARE(p.mtp_kv_v, Bytes{196608});
+        // All caches: the 4-block file's 1 638 400 B (test above), the nextn block's K-only
+        // window row in the main cache, 196 608, and the draft context's 2 x 196 608:
+        // 2 228 224.
+        QCOMPARE(p.kvTotal(), Bytes{2228224});
+    }
+
     // Qwen4-Exp, create_memory's hybrid branch with needs_mem_idx: llama_memory_hybrid_idx
     // (src/llama-memory-hybrid-idx.cpp). A small file: 8 blocks, hidden 256, 2 KV heads of 128,
     // GDN conv 4 / inner 512 / state 64 / 4 groups, full attention every 4th layer (3 and 7),
