@@ -31,6 +31,11 @@ Result<LaunchConfig> launchFor(const Plan& plan, const Rung& rung);
 // else the trained context: llama_context's yarn_orig_ctx default, n_ctx_orig_yarn).
 std::uint64_t contextLimit(const ModelShape& model, const PlanOptions& options);
 
+// Whether llama.cpp build `v` can draft with the model's multi-token-prediction blocks: it has
+// nextn blocks and the build's graph builder has an MTP branch for its architecture
+// (LlamaProfile::mtp_graph_archs), or an external MTP head is given.
+bool mtpDrafts(const ModelShape& model, LlamaVersion v);
+
 // Checks options against llama.cpp's own rules (e.g. a quantized V cache needs flash attention,
 // MLA needs equal K and V cache types) and ranges; names the option.
 Result<bool> validateOptions(const ModelShape& model, const PlanOptions& options);

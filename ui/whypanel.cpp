@@ -1,5 +1,8 @@
 #include "whypanel.h"
 
+#include "launch/llama_version.h"
+#include "planner.h"
+
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -282,6 +285,19 @@ void WhyPanel::renderMtp(const Rung& r) {
         return;
     }
     QString text;
+    if (!m_plan.mtp && !mtpDrafts(m_plan.model, m_plan.options.llama_version)) {
+        // Nextn blocks this llama.cpp build cannot draft with: no comparison would turn MTP on.
+        text = tr("MTP is off: llama.cpp %1 builds no MTP draft graph for %2, so its %3 "
+                  "multi-token-prediction block(s) are not used.")
+                   .arg(QString::fromLatin1(llamaVersionName(m_plan.options.llama_version)),
+                        QString::fromStdString(m_plan.model.architecture))
+                   .arg(m_plan.model.n_mtp_layers);
+        m_mtp->setText(text);
+        m_mtp->setToolTip(text);
+        m_mtp->show();
+        m_mtp_button->hide();
+        return;
+    }
     if (!m_plan.mtp) {
         // A head the planner left off (MTP off, or auto found it not worth its memory).
         text = tr("MTP is off: the model's multi-token-prediction head is not loaded.");

@@ -1582,6 +1582,13 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
                 where += " (llama.cpp " + kept +
                          ": in the main cache, and the MTP context caches every layer again)";
         }
+        std::string no_graph;
+        for (LlamaVersion v : allLlamaVersions())
+            if (!llamaProfile(v).buildsMtpGraph(arch))
+                no_graph += std::string(no_graph.empty() ? "" : ", ") + llamaVersionName(v);
+        if (!no_graph.empty())
+            where += "; llama.cpp " + no_graph + " builds no MTP draft graph for " + arch +
+                     ", so plans do not draft with them";
         notes.push_back(std::to_string(hp.n_layer_nextn) +
                         " MTP (nextn) block(s): weights skipped unless MTP is on; their KV " +
                         where);

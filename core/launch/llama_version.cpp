@@ -69,6 +69,10 @@ bool LlamaProfile::filtersNextn(std::string_view arch) const {
                nextn_filtered_archs.end();
 }
 
+bool LlamaProfile::buildsMtpGraph(std::string_view arch) const {
+    return std::find(mtp_graph_archs.begin(), mtp_graph_archs.end(), arch) != mtp_graph_archs.end();
+}
+
 bool LlamaProfile::supportsRsRollback(std::string_view arch) const {
     return std::find(rs_rollback_archs.begin(), rs_rollback_archs.end(), arch) !=
            rs_rollback_archs.end();
@@ -79,6 +83,14 @@ const LlamaProfile& llamaProfile(LlamaVersion v) {
     static const std::vector<std::string> rollback040 = {
         "qwen35",         "qwen35moe", "qwen4exp", "deepseek4",  "nemotron_h",
         "nemotron_h_moe", "lfm2",      "lfm2moe",  "bailingmoe3"};
+    // GGUF names of the classes whose build_graph has a DECODER_MTP branch, the same 14 files of
+    // src/models/ in 80fb11ac and de3ff815 (grep LLM_GRAPH_TYPE_DECODER_MTP): bailingmoe3,
+    // cohere2moe, deepseek2 (llama_model_deepseek2, not deepseek2ocr), deepseek32, deepseek4,
+    // glm-dsa, glm4-moe, hy-v3, mimo2, nemotron-h-moe, qwen35, qwen35moe, qwen3next, step35.
+    static const std::vector<std::string> mtp_graphs = {
+        "bailingmoe3", "cohere2moe", "deepseek2", "deepseek32", "deepseek4",
+        "glm-dsa",     "glm4moe",    "hy_v3",     "mimo2",      "nemotron_h_moe",
+        "qwen35",      "qwen35moe",  "qwen3next", "step35"};
     static const LlamaProfile v040{LlamaVersion::V0_4_0,
                                    "3.21.1",
                                    "80fb11ac",
@@ -90,7 +102,8 @@ const LlamaProfile& llamaProfile(LlamaVersion v) {
                                    4096,
                                    false,
                                    {"step35", "hy_v3", "glm-dsa", "mimo2", "deepseek32"},
-                                   rollback040};
+                                   rollback040,
+                                   mtp_graphs};
     static const LlamaProfile v050{
         LlamaVersion::V0_5_0,
         "3.22.1",
@@ -107,7 +120,8 @@ const LlamaProfile& llamaProfile(LlamaVersion v) {
             std::vector<std::string> r = rollback040;
             r.emplace_back("kimi-k3");
             return r;
-        }()};
+        }(),
+        mtp_graphs};
     return v == LlamaVersion::V0_4_0 ? v040 : v050;
 }
 

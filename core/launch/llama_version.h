@@ -77,10 +77,18 @@ struct LlamaProfile {
     // kimi-k3 to v0.4.0's list.
     std::vector<std::string> rs_rollback_archs;
 
+    // The architectures whose graph builder has an LLM_GRAPH_TYPE_DECODER_MTP branch (src/models/
+    // *.cpp, build_graph), the graph llama-server's MTP draft context (--spec-type draft-mtp,
+    // LLAMA_CONTEXT_TYPE_MTP) runs. Any other architecture builds its whole trunk there over a
+    // cache that create_memory filtered to the nextn blocks, or loads no nextn tensors at all
+    // (qwen4exp), so drafting with its nextn blocks does not run. Equal in both versions.
+    std::vector<std::string> mtp_graph_archs;
+
     bool accepts(std::string_view flag) const; // not one of removed_flags
     // The main cache leaves this architecture's nextn blocks out (see nextn_filtered_everywhere).
     bool filtersNextn(std::string_view arch) const;
     bool supportsRsRollback(std::string_view arch) const;
+    bool buildsMtpGraph(std::string_view arch) const;
 };
 
 const LlamaProfile& llamaProfile(LlamaVersion v);

@@ -67,11 +67,18 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
 }
 
 std::vector<Posture> posturesFor(const ModelShape& model, const PlanOptions& o) {
-    if (model.mtpCapable() && o.mtp != MtpMode::Off) return {Posture::Lean, Posture::Stacked};
+    if (headroom::mtpDrafts(model, o.llama_version) && o.mtp != MtpMode::Off)
+        return {Posture::Lean, Posture::Stacked};
     return {Posture::Plain};
 }
 
 } // namespace detail
+
+bool mtpDrafts(const ModelShape& model, LlamaVersion v) {
+    // An external MTP head is its own drafter; the nextn blocks need the build's MTP graph.
+    if (model.mtp_head_bytes > 0) return true;
+    return model.n_mtp_layers > 0 && llamaProfile(v).buildsMtpGraph(model.architecture);
+}
 
 std::uint64_t contextLimit(const ModelShape& model, const PlanOptions& o) {
     const std::uint64_t native = model.n_ctx_train ? model.n_ctx_train : policy::kFloorWindow;
@@ -257,8 +264,14 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     std::sort(contexts.begin(), contexts.end());
     const std::vector<std::uint32_t> lad = contextLadder(native);
 
-    const bool mtp = model.mtpCapable() && options.mtp != MtpMode::Off;
+    const bool mtp = mtpDrafts(model, options.llama_version) && options.mtp != MtpMode::Off;
     plan.mtp = mtp;
+    if (model.n_mtp_layers > 0 && !mtp && options.mtp != MtpMode::Off)
+        plan.notes.push_back(std::to_string(model.n_mtp_layers) +
+                             " MTP (nextn) block(s), but llama.cpp " +
+                             llamaVersionName(options.llama_version) +
+                             " builds no MTP draft graph for " + model.architecture +
+                             ": planned without drafting (--spec-type draft-mtp would not run)");
     const std::vector<Posture> postures = detail::posturesFor(model, options);
 
     // `restore`: apply the requested-window restore (Hermes plan_launch with a requested window);

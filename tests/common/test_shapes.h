@@ -5,6 +5,11 @@
 
 namespace headroom::test {
 
+// The architecture the tests' hand-built MTP models declare: llama.cpp drafts with nextn blocks
+// only where the architecture's graph has an MTP branch (LlamaProfile::mtp_graph_archs), and
+// GLM-4.5's is one. Its compute skeleton is llama's plus Q/K/V biases (compute_skeleton.cpp).
+inline constexpr const char* kMtpArchitecture = "glm4moe";
+
 // A dense full-attention model: every block has `n_head_kv` KV heads of `head_dim`.
 inline ModelShape denseShape(std::uint32_t n_layer, std::uint32_t n_head, std::uint32_t n_head_kv,
                              std::uint32_t head_dim, std::uint32_t n_vocab, Bytes block_bytes,

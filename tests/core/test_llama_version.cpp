@@ -52,6 +52,7 @@ std::vector<GridCase> grid(LlamaVersion v) {
     nextn.is_mtp = true;
     mtp.layers.push_back(nextn);
     mtp.n_mtp_layers = 1;
+    mtp.architecture = kMtpArchitecture;
     mtp.id = "mtp";
     const std::vector<std::pair<std::string, ModelShape>> models = {
         {"dense", llama8bLike()}, {"moe", moeShape()}, {"mtp", mtp}};

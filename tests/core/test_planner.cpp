@@ -226,12 +226,48 @@ private slots:
         QCOMPARE(r.refusal->shortfall_bytes, SignedBytes{0});
     }
 
+    // llama.cpp drafts with nextn blocks only through an architecture's MTP graph
+    // (LlamaProfile::mtp_graph_archs): the same shape declared as llama plans without MTP and
+    // says why, in both builds.
+    void nextnBlocksOfAnArchitectureWithoutAnMtpGraphAreNotDrafted_data() {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<bool>("drafts");
+        QTest::newRow("glm4moe drafts") << QStringLiteral("glm4moe") << true;
+        QTest::newRow("qwen35 drafts") << QStringLiteral("qwen35") << true;
+        QTest::newRow("llama does not") << QStringLiteral("llama") << false;
+        QTest::newRow("qwen4exp does not") << QStringLiteral("qwen4exp") << false;
+    }
+    void nextnBlocksOfAnArchitectureWithoutAnMtpGraphAreNotDrafted() {
+        QFETCH(QString, arch);
+        QFETCH(bool, drafts);
+        ModelShape m = llama8bLike();
+        LayerShape mtp = m.layers.back();
+        mtp.is_mtp = true;
+        m.layers.push_back(mtp);
+        m.n_mtp_layers = 1;
+        m.architecture = arch.toStdString();
+        for (LlamaVersion v : allLlamaVersions()) {
+            QCOMPARE(mtpDrafts(m, v), drafts);
+            PlanOptions o;
+            o.llama_version = v;
+            const Plan p = planOrFail(m, snapshotFromSizes({24 * GiB}, 64 * GiB, false), o);
+            QCOMPARE(p.mtp, drafts);
+            const std::string why = "builds no MTP draft graph for " + m.architecture;
+            const bool noted = std::any_of(p.notes.begin(), p.notes.end(), [&](const auto& n) {
+                return n.find(why) != std::string::npos;
+            });
+            QCOMPARE(noted, !drafts);
+            QCOMPARE(p.launch && p.launch->spec_draft_mtp, drafts);
+        }
+    }
+
     void mtpModelsChooseLeanWhenStackedCostsWindowOrSpill() {
         ModelShape m = llama8bLike();
         LayerShape mtp = m.layers.back();
         mtp.is_mtp = true;
         m.layers.push_back(mtp);
         m.n_mtp_layers = 1;
+        m.architecture = kMtpArchitecture;
         const Plan p = planOrFail(m, snapshotFromSizes({24 * GiB}, 64 * GiB, false));
         QVERIFY(p.mtp);
         QCOMPARE(p.other_posture_rungs.size(), p.rungs.size());

@@ -46,6 +46,7 @@ ModelShape denseMtp17() {
     m.output_bytes = 300 * MiB;
     m.layers.back().is_mtp = true;
     m.n_mtp_layers = 1;
+    m.architecture = kMtpArchitecture;
     return m;
 }
 

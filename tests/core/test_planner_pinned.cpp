@@ -23,6 +23,7 @@ ModelShape mtpShape() {
     mtp.is_mtp = true;
     m.layers.push_back(mtp);
     m.n_mtp_layers = 1;
+    m.architecture = kMtpArchitecture;
     return m;
 }
 

@@ -15,6 +15,7 @@
 #include "ui/ui_test_util.h"
 #include "whypanel.h"
 
+#include "common/test_shapes.h"
 #include "core/catalog.h"
 #include "core/gguf/gguf_writer.h"
 #include "core/launch/llama_version.h"
@@ -64,6 +65,7 @@ ModelShape llamaWithMtpHead(bool as_gguf) {
     head.in_main_cache = !as_gguf && head.in_main_cache;
     m.layers.push_back(head);
     m.n_mtp_layers = 1;
+    m.architecture = headroom::test::kMtpArchitecture;
     m.nextn_default_filter = as_gguf;
     return m;
 }
@@ -514,6 +516,22 @@ private Q_SLOTS:
         QTest::mouseClick(compare, Qt::LeftButton);
         QCOMPARE(w.controller()->options().mtp, MtpMode::Auto);
         QVERIFY(w.controller()->plan()->mtp);
+    }
+
+    void nextnBlocksTheBuildCannotDraftWithSayWhyAndOfferNoComparison() {
+        MainWindow w(quietConfig());
+        w.show();
+        machine(w, "24GiB", "64GiB");
+        // The same model declared as plain llama: llama.cpp's llama graph has no MTP branch
+        // (LlamaProfile::mtp_graph_archs), so auto leaves MTP off and the panel says why.
+        ModelShape m = llamaWithMtpHead(false);
+        m.architecture = "llama";
+        w.controller()->setModel(m);
+        QVERIFY(!w.controller()->plan()->mtp);
+        const QString text = w.whyPanel()->mtpText();
+        QVERIFY2(text.contains(QStringLiteral("builds no MTP draft graph for llama")),
+                 qPrintable(text));
+        QVERIFY(!child<QPushButton>(&w, "mtpCompareButton")->isVisible());
     }
 
     void theLlamaVersionComboRepricesAndRewritesTheLaunch() {
