@@ -70,7 +70,8 @@ struct Family {
     // Falcon-H1 (llm_build_falcon_h1): attention and a Mamba-2 block (no group norm) side by
     // side on the normed input, their sum added to the residual.
     bool falcon_h1 = false;
-    bool lfm2 = false; // LFM2: short-convolution and attention blocks
+    bool lfm2 = false;  // LFM2: short-convolution and attention blocks
+    bool jamba = false; // Jamba: Mamba-1 blocks among attention blocks without RoPE
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -141,6 +142,10 @@ bool familyOf(const std::string& arch, Family& f) {
     if (arch == "deepseek2") return true;
     if (arch == "lfm2") {
         f.qk_norm = f.lfm2 = true;
+        return true;
+    }
+    if (arch == "jamba") {
+        f.rope_swa_only = f.jamba = true;
         return true;
     }
     if (arch == "phi3") {
@@ -469,6 +474,87 @@ public:
         }
         out = g.reshape(out, {d_inner, n_tok, n_seqs, 1});
         return mm(m_.n_embd, out);
+    }
+
+    // llm_build_mamba_base::build_mamba_layer (llama.cpp v0.4.0 src/models/mamba-base.cpp), the
+    // Mamba-1 block: x and z from one projection, the conv state joined to x, ggml_ssm_conv,
+    // dt, B and C from x (RMS-normed where the layer has ssm_dt_norm, ssm_b_norm and ssm_c_norm,
+    // as Jamba's do), ggml_ssm_scan with one head per inner channel, y + D x gated by z, the
+    // output projection.
+    Id mamba1(Id x, bool dt_b_c_norm) {
+        const SsmShape& ssm = m_.ssm;
+        const std::int64_t d_conv = ssm.d_conv, d_inner = ssm.d_inner, d_state = ssm.d_state;
+        const std::int64_t dt_rank = ssm.dt_rank;
+        const std::int64_t n_seqs = this->n_seqs();
+        const std::int64_t n_tok = ub_ / n_seqs;
+
+        Id conv = stateRows((d_conv - 1) * d_inner);
+        extraStates((d_conv - 1) * d_inner);
+        conv = g.reshape(conv, {d_conv - 1, d_inner, n_seqs, 1});
+        x = g.reshape(x, {m_.n_embd, n_tok, n_seqs, 1});
+        const Id xz = mm(2 * d_inner, x);
+        const auto xznb = g.at(xz).nb;
+        const Id xv = g.view(xz, {d_inner, n_tok, n_seqs, 1}, xznb);
+        const Id z = g.view(xz, {d_inner, n_tok, n_seqs, 1}, xznb);
+        const Id conv_x = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, d_inner, n_seqs, 1},
+                               {conv, g.permute(xv, 1, 0, 2, 3)});
+        const Id last_conv = g.view(conv_x, {d_conv - 1, d_inner, n_seqs, 1}, g.at(conv_x).nb);
+        g.expand(g.externalNode(Op::Cpy, {last_conv, W}));
+        Id xs = g.op(Op::SsmConv, Elem::F32, {d_inner, n_tok, n_seqs, 1}, {conv_x, W});
+        xs = g.unary(Op::Unary, g.add(xs, W));
+
+        const Id x_db = mm(dt_rank + 2 * d_state, xs);
+        const auto dbnb = g.at(x_db).nb;
+        Id dt = g.view(x_db, {dt_rank, n_tok, n_seqs, 1}, dbnb);
+        const std::array<std::uint64_t, 4> bcnb{4, 4 * static_cast<std::uint64_t>(d_state), dbnb[1],
+                                                dbnb[2]};
+        Id b = g.view(x_db, {d_state, 1, n_tok, n_seqs}, bcnb);
+        Id c = g.view(x_db, {d_state, 1, n_tok, n_seqs}, bcnb);
+        if (dt_b_c_norm) {
+            dt = g.mul(g.rmsNorm(dt), W);
+            b = g.mul(g.rmsNorm(b), W);
+            c = g.mul(g.rmsNorm(c), W);
+        }
+        dt = g.add(mm(d_inner, dt), W);
+        const Id x4 = g.reshape(xs, {1, d_inner, n_tok, n_seqs});
+        // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
+        const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
+                              {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
+                              {W, x4, dt, W, b, c, sCopyMain()});
+        g.expand(y_ssm);
+        extraStates(d_state * d_inner);
+        const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
+        g.expand(g.externalNode(Op::Cpy, {y_state, W}));
+        const std::uint64_t row = 4 * static_cast<std::uint64_t>(d_inner);
+        const Id y = g.view(y_ssm, {d_inner, n_tok, n_seqs, 1},
+                            {4, row, row * static_cast<std::uint64_t>(n_tok),
+                             row * static_cast<std::uint64_t>(n_tok * n_seqs)});
+        const Id y_d = g.add(y, g.mul(xs, W));
+        const Id out = mm(m_.n_embd, g.glu(g.cont(z, {d_inner, n_tok, n_seqs, 1}), y_d));
+        return g.reshape(out, {m_.n_embd, n_tok * n_seqs, 1, 1});
+    }
+
+    // llama_model_jamba::graph (llama.cpp v0.4.0 src/models/jamba.cpp): Mamba-1 blocks and
+    // attention blocks without RoPE, each followed by a dense or routed-expert FFN; the residual
+    // is add(inpL, cur), the last block keeps the output rows before it.
+    Bytes jamba(const Family& f) {
+        Id inpL = embeddings();
+        const size_t n_layer = m_.layers.size();
+        for (size_t il = 0; il < n_layer; ++il) {
+            const LayerShape& l = m_.layers[il];
+            const Id normed = norm(inpL, f);
+            Id cur =
+                l.isRecurrent() ? mamba1(normed, true) : mm(m_.n_embd, attention(l, normed, f));
+            if (il + 1 == n_layer) {
+                cur = g.getRows(cur, outIds());
+                inpL = g.getRows(inpL, outIds());
+            }
+            const Id ffn_inp = g.add(inpL, cur);
+            const Id ffn_in = norm(ffn_inp, f);
+            cur = l.experts_bytes > 0 ? moe(ffn_in, f) : ffn(ffn_in, m_.n_ff);
+            inpL = g.add(ffn_inp, cur);
+        }
+        return finish(inpL, f);
     }
 
     Bytes mamba2Model() {
@@ -808,10 +894,26 @@ bool denseAttentionOnly(const ModelShape& m, const Family& f) {
     });
 }
 
-enum class Kind { None, Dense, Mamba2 };
+// Jamba (models/jamba.cpp): Mamba-1 blocks (no SSM groups, one head per inner channel) and
+// full-attention blocks, each with a dense or routed-expert FFN of n_ff.
+bool jambaShape(const ModelShape& m) {
+    const SsmShape& s = m.ssm;
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0 || m.n_ff == 0) return false;
+    if (s.d_conv == 0 || s.d_inner == 0 || s.d_state == 0 || s.dt_rank == 0) return false;
+    if (m.isMoe() && m.moe.n_expert_used == 0) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(), [](const LayerShape& l) {
+        return l.isRecurrent() ||
+               (l.attention == AttentionKind::Full && l.n_head > 0 && l.n_head_kv > 0 &&
+                l.n_embd_k_gqa % l.n_head_kv == 0 && l.n_embd_v_gqa % l.n_head_kv == 0);
+    });
+}
+
+enum class Kind { None, Dense, Mamba2, Jamba };
 
 Kind kindOf(const ModelShape& m, Family& f) {
     if (m.architecture == "mamba2") return mamba2Only(m) ? Kind::Mamba2 : Kind::None;
+    if (m.architecture == "jamba")
+        return familyOf(m.architecture, f) && jambaShape(m) ? Kind::Jamba : Kind::None;
     return familyOf(m.architecture, f) && denseAttentionOnly(m, f) ? Kind::Dense : Kind::None;
 }
 
@@ -896,6 +998,7 @@ std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& p
     if (kind == Kind::None) return std::nullopt;
     Builder b(model, params);
     if (kind == Kind::Mamba2) return b.mamba2Model();
+    if (kind == Kind::Jamba) return b.jamba(f);
     if (f.falcon_h1) return b.falconH1(f);
     if (f.lfm2) return b.lfm2(f);
     return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
@@ -928,6 +1031,8 @@ std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGra
     Builder b(model, params);
     if (kind == Kind::Mamba2)
         b.mamba2Model();
+    else if (kind == Kind::Jamba)
+        b.jamba(f);
     else if (f.nemotron_h)
         b.nemotronH(f);
     else if (f.falcon_h1)
