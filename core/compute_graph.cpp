@@ -89,6 +89,10 @@ const char* opName(Op op) {
         return "VIEW";
     case Op::Permute:
         return "PERMUTE";
+    case Op::L2Norm:
+        return "L2_NORM";
+    case Op::GatedDeltaNet:
+        return "GATED_DELTA_NET";
     }
     return "?";
 }

@@ -72,6 +72,12 @@ struct Family {
     bool falcon_h1 = false;
     bool lfm2 = false;  // LFM2: short-convolution and attention blocks
     bool jamba = false; // Jamba: Mamba-1 blocks among attention blocks without RoPE
+    // Qwen3-Next (llama_model_qwen3next::graph): gated delta-net blocks among attention blocks
+    // whose Q projection carries a sigmoid output gate, and a shared expert scaled by a sigmoid
+    // gate of its own.
+    bool qwen3next = false;
+    bool gated_q = false;
+    bool shexp_gate = false;
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -148,6 +154,10 @@ bool familyOf(const std::string& arch, Family& f) {
         f.rope_swa_only = f.jamba = true;
         return true;
     }
+    if (arch == "qwen3next") {
+        f.qk_norm = f.moe_norm_w = f.qwen3next = f.gated_q = f.shexp_gate = true;
+        return true;
+    }
     if (arch == "phi3") {
         f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
         return true;
@@ -196,7 +206,7 @@ public:
             t = g.unary(Op::Rope, t, {positions(), W});
             return f.l2_norm_qk ? g.rmsNorm(t) : t;
         };
-        Id q = normRope(project(n_head, hd_k, true));
+        Id q = normRope(f.gated_q ? gatedQuery(x, n_head, hd_k) : project(n_head, hd_k, true));
         if (f.q_scale) q = g.scale(q);
         if (f.nope_attn_scale && !rope) q = g.mul(q, attnScale());
         Id k, v;
@@ -393,7 +403,9 @@ public:
         g.expand(out); // build_moe_ffn's result is in the graph before the shared expert
         if (m_.moe.n_expert_shared > 0) {
             // The shared experts read the same normed input; their output is added after.
-            const Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
+            Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
+            // Qwen3-Next (qwen3next.cpp build_layer_ffn): scaled by sigmoid(ffn_gate_inp_shexp x).
+            if (f.shexp_gate) shexp = g.mul(shexp, g.unary(Op::Unary, mm(1, x)));
             out = g.add(out, shexp);
         }
         return out;
@@ -555,6 +567,122 @@ public:
             inpL = g.add(ffn_inp, cur);
         }
         return finish(inpL, f);
+    }
+
+    // llama_model_qwen3next::graph::build_layer_attn (llama.cpp v0.4.0 src/models/qwen3next.cpp):
+    // one Q projection of twice the heads' width, Q and the output gate strided views of it.
+    Id gatedQuery(Id x, std::int64_t n_head, std::int64_t hd) {
+        const Id full = g.reshape(mm(2 * n_head * hd, x), {2 * hd, n_head, ub_, 1});
+        const auto nb = g.at(full).nb;
+        q_gate_ = g.view(full, {hd, n_head, ub_, 1}, nb);
+        return g.view(full, {hd, n_head, ub_, 1}, nb);
+    }
+
+    // llama_model_qwen3next::graph::build_layer_attn_linear (src/models/qwen3next.cpp) with the
+    // fused wqkv / wqkv_gate projections: the conv state joined to QKV (delta-net-base.cpp
+    // build_conv_state), ggml_ssm_conv, Q and K L2-normed and repeated to the value heads, beta
+    // and the decay gate from ssm_beta_alpha, ggml_gated_delta_net over the gathered state
+    // (build_recurrent_attn, build_delta_net_fused), the gated RMS norm by z and the output
+    // projection.
+    Id gatedDeltaNet(Id x) {
+        const SsmShape& ssm = m_.ssm;
+        const std::int64_t d_conv = ssm.d_conv, d_inner = ssm.d_inner;
+        const std::int64_t hk = ssm.d_state, nk = ssm.n_group, nv = ssm.dt_rank;
+        const std::int64_t hv = d_inner / nv;
+        const std::int64_t n_seqs = this->n_seqs();
+        const std::int64_t n_tok = ub_ / n_seqs;
+        const std::int64_t ch = d_inner + 2 * nk * hk;
+
+        Id conv = stateRows((d_conv - 1) * ch);
+        extraStates((d_conv - 1) * ch);
+        conv = g.reshape(conv, {d_conv - 1, ch, n_seqs, 1});
+        const Id qkv = g.reshape(mm(ch, x), {ch, n_tok, n_seqs, 1});
+        const Id conv_in = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, ch, n_seqs, 1},
+                                {conv, g.permute(qkv, 1, 0, 2, 3)});
+        const Id last = g.view(conv_in, {d_conv - 1, ch, n_seqs, 1}, g.at(conv_in).nb);
+        g.expand(g.externalNode(Op::Cpy, {last, W}));
+        Id state = stateRows(hv * hv * nv);
+        extraStates(hv * hv * nv);
+        state = g.reshape(state, {hv, hv, nv, n_seqs});
+
+        const Id conv_out = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_in, W});
+        const Id mix = g.unary(Op::Unary, conv_out);
+        const std::uint64_t row = 4 * static_cast<std::uint64_t>(ch);
+        const std::array<std::uint64_t, 4> knb{4, 4 * static_cast<std::uint64_t>(hk), row,
+                                               row * static_cast<std::uint64_t>(n_tok)};
+        const std::array<std::uint64_t, 4> vnb{4, 4 * static_cast<std::uint64_t>(hv), row,
+                                               row * static_cast<std::uint64_t>(n_tok)};
+        auto qk = [&]() {
+            Id t = g.unary(Op::L2Norm, g.view(mix, {hk, nk, n_tok, n_seqs}, knb));
+            if (nk == nv) return t;
+            const std::int64_t r = nv / nk;
+            t = g.reshape(t, {hk, 1, nk, n_tok * n_seqs});
+            t = g.op(Op::Repeat, Elem::F32, {hk, r, nk, n_tok * n_seqs}, {t});
+            return g.reshape(t, {hk, nk * r, n_tok, n_seqs});
+        };
+        const Id q = qk();
+        const Id k = qk();
+        const Id v = g.view(mix, {hv, nv, n_tok, n_seqs}, vnb);
+
+        const Id ba = g.reshape(mm(2 * nv, x), {2 * nv / nk, nk, n_tok, n_seqs});
+        const auto banb = g.at(ba).nb;
+        const Id b = g.view(ba, {nv / nk, nk, n_tok, n_seqs}, banb);
+        const Id a = g.view(ba, {nv / nk, nk, n_tok, n_seqs}, banb);
+        const Id beta = g.reshape(g.unary(Op::Unary, g.cont(b, {nv / nk, nk, n_tok, n_seqs})),
+                                  {1, nv, n_tok, n_seqs});
+        Id gate = g.add(g.cont(a, {nv, n_tok, n_seqs, 1}), W);
+        gate = g.reshape(g.mul(g.unary(Op::Unary, gate), W), {1, nv, n_tok, n_seqs});
+
+        const Id gdn =
+            g.op(Op::GatedDeltaNet, Elem::F32, {hv * nv, n_tok * n_seqs + hv * n_seqs, 1, 1},
+                 {q, k, v, gate, beta, state});
+        const std::uint64_t h4 = 4 * static_cast<std::uint64_t>(hv);
+        const Id new_state = g.view(
+            gdn, {hv, hv, nv, n_seqs},
+            {4, h4, h4 * static_cast<std::uint64_t>(hv), h4 * static_cast<std::uint64_t>(hv * nv)});
+        g.expand(g.externalNode(Op::Cpy, {new_state, W}));
+        const Id out = g.view(gdn, {hv, nv, n_tok, n_seqs},
+                              {4, h4, h4 * static_cast<std::uint64_t>(nv),
+                               h4 * static_cast<std::uint64_t>(nv * n_tok)});
+        const Id normed = g.mul(g.rmsNorm(out), W);
+        const Id z = g.reshape(mm(hv * nv, x), {hv, nv, n_tok, n_seqs});
+        const Id gated =
+            g.reshape(g.mul(normed, g.unary(Op::Unary, z)), {hv * nv, n_tok, n_seqs, 1});
+        return g.reshape(mm(m_.n_embd, gated), {m_.n_embd, n_tok * n_seqs, 1, 1});
+    }
+
+    // llama_model_qwen3next::graph (src/models/qwen3next.cpp): each block's normed input
+    // expanded first, a gated delta-net or gated attention block, the residual, the post-attention
+    // norm, the routed experts plus the gated shared expert, the residual. The last block runs on
+    // the whole micro-batch; the final norm (h_nextn) is a graph output and result_norm gathers
+    // its output rows (embeddings_nextn_masked off).
+    Bytes qwen3next(const Family& f) {
+        Id inpL = embeddings();
+        for (const LayerShape& l : m_.layers) {
+            if (l.is_mtp) continue;
+            const Id normed = norm(inpL, f);
+            g.expand(normed);
+            Id cur;
+            if (l.isRecurrent()) {
+                cur = gatedDeltaNet(normed);
+            } else {
+                cur = attention(l, normed, f);
+                const Id gate = g.cont(q_gate_, {g.at(cur).ne[0], ub_, 1, 1});
+                cur = mm(m_.n_embd, g.mul(cur, g.unary(Op::Unary, gate)));
+            }
+            const Id residual = g.add(cur, inpL);
+            const Id ffn_out =
+                l.experts_bytes > 0 ? moe(norm(residual, f), f) : ffn(norm(residual, f), m_.n_ff);
+            inpL = g.add(ffn_out, residual);
+        }
+        const Id h = norm(inpL, f);
+        g.setOutput(h);
+        const Id result_norm = g.getRows(h, outIds());
+        const Id out = mm(m_.n_vocab, result_norm);
+        g.setOutput(result_norm);
+        g.setOutput(out);
+        g.expand(out);
+        return graph::replayPeak(g, kCpuAlignment);
     }
 
     Bytes mamba2Model() {
@@ -854,6 +982,7 @@ private:
     Id mask_ = kNone, mask_swa_ = kNone, attn_scale_ = kNone;
     Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
+    Id q_gate_ = kNone; // the output gate of the last gated-Q attention block (gatedQuery)
 };
 
 // The skeletons cover blocks with standard attention and a dense or routed-expert FFN; anything
@@ -908,12 +1037,32 @@ bool jambaShape(const ModelShape& m) {
     });
 }
 
-enum class Kind { None, Dense, Mamba2, Jamba };
+// Qwen3-Next (models/qwen3next.cpp): gated delta-net blocks (value heads a multiple of the key
+// heads, one state of head_v x head_v per value head) and full-attention blocks with routed
+// experts; the Q projection must hold Q and its gate (hence n_embd_k_gqa / n_head_kv per head).
+bool qwen3nextShape(const ModelShape& m) {
+    const SsmShape& s = m.ssm;
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0) return false;
+    if (s.d_conv == 0 || s.d_inner == 0 || s.d_state == 0 || s.n_group == 0 || s.dt_rank == 0 ||
+        s.dt_rank % s.n_group != 0 || s.d_inner % s.dt_rank != 0)
+        return false;
+    if (m.isMoe() && (m.moe.n_expert_used == 0 || (m.n_ff_exp == 0 && m.n_ff == 0))) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(), [&m](const LayerShape& l) {
+        if (l.is_mtp || l.isRecurrent()) return true;
+        return l.attention == AttentionKind::Full && l.n_head > 0 && l.n_head_kv > 0 &&
+               l.n_embd_k_gqa % l.n_head_kv == 0 && l.n_embd_v_gqa % l.n_head_kv == 0 &&
+               (l.experts_bytes > 0 || m.n_ff > 0);
+    });
+}
+
+enum class Kind { None, Dense, Mamba2, Jamba, Qwen3Next };
 
 Kind kindOf(const ModelShape& m, Family& f) {
     if (m.architecture == "mamba2") return mamba2Only(m) ? Kind::Mamba2 : Kind::None;
     if (m.architecture == "jamba")
         return familyOf(m.architecture, f) && jambaShape(m) ? Kind::Jamba : Kind::None;
+    if (m.architecture == "qwen3next")
+        return familyOf(m.architecture, f) && qwen3nextShape(m) ? Kind::Qwen3Next : Kind::None;
     return familyOf(m.architecture, f) && denseAttentionOnly(m, f) ? Kind::Dense : Kind::None;
 }
 
@@ -999,6 +1148,7 @@ std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& p
     Builder b(model, params);
     if (kind == Kind::Mamba2) return b.mamba2Model();
     if (kind == Kind::Jamba) return b.jamba(f);
+    if (kind == Kind::Qwen3Next) return b.qwen3next(f);
     if (f.falcon_h1) return b.falconH1(f);
     if (f.lfm2) return b.lfm2(f);
     return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
@@ -1033,6 +1183,8 @@ std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGra
         b.mamba2Model();
     else if (kind == Kind::Jamba)
         b.jamba(f);
+    else if (kind == Kind::Qwen3Next)
+        b.qwen3next(f);
     else if (f.nemotron_h)
         b.nemotronH(f);
     else if (f.falcon_h1)
