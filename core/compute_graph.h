@@ -55,6 +55,9 @@ enum class Op : std::uint8_t {
     Permute,       // ggml_permute / ggml_transpose (view)
     L2Norm,        // ggml_l2_norm
     GatedDeltaNet, // ggml_gated_delta_net
+    Sub,           // ggml_sub (in place)
+    Sqrt,          // ggml_sqrt (in place)
+    Mean,          // ggml_mean
 };
 
 using Id = std::int32_t;

@@ -78,6 +78,10 @@ struct Family {
     bool qwen3next = false;
     bool gated_q = false;
     bool shexp_gate = false;
+    // Gemma 3n (llama_model_gemma3n::graph): V RMS-normed without a weight, AltUp, LAUREL,
+    // per-layer inputs and layers that read an earlier layer's KV cache.
+    bool v_norm = false;
+    bool gemma3n = false;
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -158,6 +162,10 @@ bool familyOf(const std::string& arch, Family& f) {
         f.qk_norm = f.moe_norm_w = f.qwen3next = f.gated_q = f.shexp_gate = true;
         return true;
     }
+    if (arch == "gemma3n") {
+        f.qk_norm = f.order_qkv = f.v_norm = f.gemma3n = true;
+        return true;
+    }
     if (arch == "phi3") {
         f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
         return true;
@@ -198,6 +206,7 @@ public:
             Id t = mm(heads * hd, x);
             if (f.qkv_bias) t = g.add(t, W);
             if (f.qk_norm_full && qk) t = g.mul(g.rmsNorm(t), W);
+            if (f.v_norm && !qk) return g.rmsNorm(g.reshape(t, {hd, heads, ub, 1}));
             return g.reshape(t, {hd, heads, ub, 1});
         };
         auto normRope = [&](Id t) {
@@ -685,6 +694,167 @@ public:
         return graph::replayPeak(g, kCpuAlignment);
     }
 
+    // The shared-KV layers of Gemma 3n (llama_model_gemma3n::graph, the branch without
+    // has_kv(il)): Q only, attention over the cache of an earlier layer of the same kind
+    // (llm_graph_context::build_attn for llm_graph_input_attn_kv_iswa with k_cur = v_cur =
+    // nullptr: no cache write, Q still rotated with a quantized cache).
+    Id queryOnlyAttention(const LayerShape& l, Id x, bool swa, std::int64_t hd) {
+        const std::int64_t n_head = l.n_head, ub = ub_;
+        Id q = g.reshape(mm(n_head * hd, x), {hd, n_head, ub, 1});
+        q = g.unary(Op::Rope, g.mul(g.rmsNorm(q), W), {positions(), W});
+        const int k_rot = kRot(swa);
+        const int v_rot = vRot(swa);
+        if (k_rot > 0) q = hadamard(q, rotInput(swa, false, k_rot));
+        g.expand(q);
+        const Tensor& tq = g.at(q);
+        const Id qp = g.permute(g.view(q, tq.ne, tq.nb), 0, 2, 1, 3);
+        const Id mask = kqMask(swa);
+        Id cur;
+        if (p_.flash_attn) {
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd, n_head, ub, 1}, {qp, W, W, mask});
+            cur = g.reshape(fa, {hd * n_head, ub, 1, 1});
+        } else {
+            const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {W, qp});
+            const Id sm = g.unary(Op::SoftMax, kq, {mask});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd, ub, n_head, 1}, {W, sm});
+            cur = g.cont(g.permute(kqv, 0, 2, 1, 3), {hd * n_head, ub, 1, 1});
+        }
+        g.expand(cur);
+        if (v_rot > 0) cur = hadamard(cur, rotInput(swa, true, v_rot));
+        return cur;
+    }
+
+    // Gemma 3n's fixed sizes (llama.cpp v0.4.0 src/llama-hparams.h: n_altup 4, i_altup_act 0,
+    // laurel_rank 64, n_embd_altup 256; src/models/models.h: n_layer_sparsity 10).
+    static constexpr std::int64_t kAltup = 4, kAltupAct = 0, kLaurelRank = 64, kEmbdAltup = 256;
+    static constexpr size_t kSparsityLayers = 10;
+
+    // ggml_view_2d_slice (src/models/gemma3n.cpp): the idx-th [ne0, ne1] plane of a 3-d tensor.
+    Id slice(Id x) {
+        const Tensor& t = g.at(x);
+        return g.view(x, {t.ne[0], t.ne[1], 1, 1}, {4, t.nb[1], t.nb[2], t.nb[2]});
+    }
+    // The planes after the first (gemma3n.cpp: "corrected_predictions[1:]", the unembedding).
+    Id restSlices(Id x) {
+        const Tensor& t = g.at(x);
+        return g.view(x, {t.ne[0], t.ne[1], t.ne[2] - 1, 1}, {4, t.nb[1], t.nb[2], t.nb[3]});
+    }
+    // llama_model_gemma3n::graph::calc_magnitude: sqrt(sum_rows(x^2)).
+    Id magnitude(Id x) {
+        const auto ne = g.at(x).ne;
+        const Id sum =
+            g.op(Op::SumRows, Elem::F32, {1, ne[1], ne[2], ne[3]}, {g.unary(Op::Sqr, x)});
+        return g.unary(Op::Sqrt, sum);
+    }
+    // altup_compute_router_modalities: tanh(router(norm(x) / n_embd)), [n_altup, ub].
+    Id modalities(Id x) { return g.unary(Op::Unary, mm(kAltup, g.scale(g.mul(g.rmsNorm(x), W)))); }
+    // gaussian_topk: relu(x - (mean + std * k)) per row.
+    Id gaussianTopk(Id x) {
+        const std::int64_t ub = g.at(x).ne[1];
+        const Id mean = g.op(Op::Mean, Elem::F32, {1, ub, 1, 1}, {x});
+        const Id sq = g.unary(Op::Sqr, g.unary(Op::Sub, x, {mean}));
+        const Id var = g.scale(g.op(Op::SumRows, Elem::F32, {1, ub, 1, 1}, {sq}));
+        const Id cutoff = g.add(mean, g.scale(g.unary(Op::Sqrt, var)));
+        return g.unary(Op::Unary, g.unary(Op::Sub, x, {cutoff}));
+    }
+
+    // llama_model_gemma3n::graph (llama.cpp v0.4.0 src/models/gemma3n.cpp): per-layer token
+    // inputs (build_inp_per_layer, project_per_layer_inputs), the embedding stacked into n_altup
+    // streams, and per layer altup_predict, attention (shared-KV layers read an earlier cache),
+    // LAUREL, the FFN with activation sparsity in the first layers, altup_correct and the
+    // per-layer input gate; the streams merged back (altup_unembd_proj) before the output rows.
+    Bytes gemma3n(const Family& f) {
+        const std::int64_t E = m_.n_embd, ub = ub_, A = kAltup, P = kEmbdAltup;
+        const auto L = static_cast<std::int64_t>(m_.layers.size());
+        // Sliding-window layers by hparams.set_swa_pattern (every period-th layer full), the
+        // period read from the first full-attention layer; the shared-KV layers follow it.
+        std::int64_t period = 0;
+        std::int64_t hd_full = 0, hd_swa = 0;
+        for (std::int64_t il = 0; il < L; ++il) {
+            const LayerShape& l = m_.layers[static_cast<size_t>(il)];
+            if (!l.hasKv()) continue;
+            const std::int64_t hd = l.n_embd_k_gqa / l.n_head_kv;
+            (l.isSwa() ? hd_swa : hd_full) = hd;
+            if (period == 0 && !l.isSwa()) period = il + 1;
+        }
+        const Id embd = embeddings();
+        const Id per_tokens = g.input(Elem::I32, ub);
+        Id per_layer_tok = g.op(Op::GetRows, Elem::F32, {P * L, ub, 1, 1}, {W, per_tokens});
+        per_layer_tok = g.scale(g.reshape(per_layer_tok, {P, L, ub, 1}));
+        g.expand(per_layer_tok);
+        Id inpL = g.scale(embd);
+        Id proj = g.scale(mm(P * L, inpL));
+        proj = g.mul(g.rmsNorm(g.reshape(proj, {P, L, ub, 1})), W);
+        proj = g.scale(g.add(proj, per_layer_tok));
+        const Id per_layer = g.cont(g.permute(proj, 0, 2, 1, 3), {P, ub, L, 1});
+        {
+            const Id target = magnitude(inpL);
+            const Id rep = g.op(Op::Repeat, Elem::F32, {E, ub, A - 1, 1}, {inpL});
+            Id added = g.op(Op::MulMat, Elem::F32, {E, ub, A - 1, 1}, {W, rep});
+            const Id new_mag = magnitude(added);
+            added = g.unary(Op::Div, g.mul(added, target), {new_mag});
+            inpL = g.op(Op::Concat, Elem::F32, {E, ub, A, 1}, {inpL, added});
+        }
+        for (std::int64_t il = 0; il < L; ++il) {
+            const LayerShape& l = m_.layers[static_cast<size_t>(il)];
+            // altup_predict
+            const Id coefs = g.reshape(mm(A * A, modalities(slice(inpL))), {A, A, ub, 1});
+            const Id cur_perm = g.cont(g.permute(inpL, 1, 2, 0, 3), {A, E, ub, 1});
+            Id pred = g.op(Op::MulMat, Elem::F32, {E, A, ub, 1}, {cur_perm, coefs});
+            pred = g.add(g.cont(g.permute(pred, 0, 2, 1, 3), {E, ub, A, 1}), inpL);
+            const Id active = slice(pred);
+            const Id normed = g.mul(g.rmsNorm(active), W);
+            // laurel
+            Id laurel = mm(E, mm(kLaurelRank, normed));
+            laurel = g.add(g.mul(g.rmsNorm(laurel), W), normed);
+            const bool swa = l.hasKv() ? l.isSwa() : period > 0 && il % period < period - 1;
+            Id cur = l.hasKv() ? attention(l, normed, f)
+                               : queryOnlyAttention(l, normed, swa, swa ? hd_swa : hd_full);
+            cur = g.mul(g.rmsNorm(mm(E, cur)), W);
+            cur = g.add(cur, active);
+            const Id attn_laurel = g.scale(g.add(cur, laurel));
+            cur = g.mul(g.rmsNorm(attn_laurel), W);
+            const Id up = mm(m_.n_ff, cur);
+            Id gate = mm(m_.n_ff, cur);
+            if (static_cast<size_t>(il) < kSparsityLayers) gate = gaussianTopk(gate);
+            cur = mm(E, g.mul(up, g.unary(Op::Unary, gate)));
+            cur = g.mul(g.rmsNorm(cur), W);
+            const Id activated = g.add(cur, attn_laurel);
+            // altup_correct
+            const Id mods = modalities(activated);
+            const Id innovation = g.unary(Op::Sub, activated, {slice(pred)});
+            Id ccoefs = g.scale(mm(A, mods));
+            ccoefs = g.cont(g.permute(ccoefs, 1, 0, 2, 3), {1, ub, A, 1});
+            const Id rep = g.op(Op::Repeat, Elem::F32, {E, ub, A, 1}, {innovation});
+            const Id corrected = g.add(g.mul(rep, ccoefs), pred);
+            // the per-layer input gate of the active stream
+            Id first = g.unary(Op::Unary, mm(P, g.mul(slice(corrected), W)));
+            const Tensor& tp = g.at(per_layer);
+            const Id this_layer =
+                g.view(per_layer, {P, ub, 1, 1}, {4, tp.nb[1], tp.nb[2], tp.nb[2]});
+            first = g.mul(g.rmsNorm(mm(E, g.mul(first, this_layer))), W);
+            const Id head = slice(corrected);
+            const Id tmp = g.add(restSlices(corrected), first);
+            inpL = g.op(Op::Concat, Elem::F32, {E, ub, A, 1}, {head, tmp});
+        }
+        const Id target = magnitude(slice(inpL));
+        Id unembd = g.op(Op::MulMat, Elem::F32, {E, ub, A - 1, 1}, {W, restSlices(inpL)});
+        const Id new_mag = magnitude(unembd);
+        unembd = g.unary(Op::Div, g.mul(unembd, target), {new_mag});
+        Id cur = slice(inpL);
+        const Tensor& tu = g.at(unembd);
+        for (std::int64_t i = 0; i + 1 < A; ++i)
+            cur = g.add(cur, g.view(unembd, {E, ub, 1, 1}, {4, tu.nb[1], tu.nb[2], tu.nb[2]}));
+        cur = g.getRows(g.scale(cur), outIds());
+        const Id result_norm = g.mul(g.rmsNorm(cur), W);
+        const Id out = g.scale(g.unary(Op::Unary, g.scale(mm(m_.n_vocab, result_norm))));
+        g.setOutput(result_norm);
+        g.setOutput(out);
+        g.expand(out);
+        return graph::replayPeak(g, kCpuAlignment);
+    }
+
     Bytes mamba2Model() {
         Id inpL = embeddings();
         const size_t n_layer = m_.layers.size();
@@ -1055,12 +1225,32 @@ bool qwen3nextShape(const ModelShape& m) {
     });
 }
 
-enum class Kind { None, Dense, Mamba2, Jamba, Qwen3Next };
+// Gemma 3n (models/gemma3n.cpp): sliding-window and full-attention layers with a cache, then
+// layers that read an earlier layer's (attention None); a dense FFN everywhere, n_embd a
+// multiple of nothing in particular.
+bool gemma3nShape(const ModelShape& m) {
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0 || m.n_ff == 0) return false;
+    bool swa = false, full = false;
+    for (const LayerShape& l : m.layers) {
+        if (l.is_mtp || l.n_head == 0) return false;
+        if (l.attention == AttentionKind::None) continue;
+        if (!(l.attention == AttentionKind::Full || l.attention == AttentionKind::SlidingWindow) ||
+            l.n_head_kv == 0 || l.n_embd_k_gqa % l.n_head_kv != 0 ||
+            l.n_embd_k_gqa != l.n_embd_v_gqa)
+            return false;
+        (l.isSwa() ? swa : full) = true;
+    }
+    return swa && full;
+}
+
+enum class Kind { None, Dense, Mamba2, Jamba, Qwen3Next, Gemma3n };
 
 Kind kindOf(const ModelShape& m, Family& f) {
     if (m.architecture == "mamba2") return mamba2Only(m) ? Kind::Mamba2 : Kind::None;
     if (m.architecture == "jamba")
         return familyOf(m.architecture, f) && jambaShape(m) ? Kind::Jamba : Kind::None;
+    if (m.architecture == "gemma3n")
+        return familyOf(m.architecture, f) && gemma3nShape(m) ? Kind::Gemma3n : Kind::None;
     if (m.architecture == "qwen3next")
         return familyOf(m.architecture, f) && qwen3nextShape(m) ? Kind::Qwen3Next : Kind::None;
     return familyOf(m.architecture, f) && denseAttentionOnly(m, f) ? Kind::Dense : Kind::None;
@@ -1149,6 +1339,7 @@ std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& p
     if (kind == Kind::Mamba2) return b.mamba2Model();
     if (kind == Kind::Jamba) return b.jamba(f);
     if (kind == Kind::Qwen3Next) return b.qwen3next(f);
+    if (kind == Kind::Gemma3n) return b.gemma3n(f);
     if (f.falcon_h1) return b.falconH1(f);
     if (f.lfm2) return b.lfm2(f);
     return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
@@ -1185,6 +1376,8 @@ std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGra
         b.jamba(f);
     else if (kind == Kind::Qwen3Next)
         b.qwen3next(f);
+    else if (kind == Kind::Gemma3n)
+        b.gemma3n(f);
     else if (f.nemotron_h)
         b.nemotronH(f);
     else if (f.falcon_h1)
