@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
     for (const auto& e : catalog->entries())
         if (auto s = catalog->shape(e.id)) shapes.push_back(*s);
     std::vector<ModelShape> files;
+    files.reserve(static_cast<size_t>(std::max(argc - 1, 0)));
     for (int i = 1; i < argc; ++i) {
         auto s = shapeFromGgufFile(argv[i]);
         if (!s) {
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
     std::printf("\ncompute replay (one rung, 32K, ub 512), models with a skeleton:\n");
     double worst_replay = 0;
     std::vector<const ModelShape*> replayed;
+    replayed.reserve(shapes.size() + files.size());
     for (const auto& s : shapes)
         replayed.push_back(&s);
     for (const auto& s : files)
