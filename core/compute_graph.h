@@ -23,36 +23,38 @@ enum class Elem : std::uint8_t { F32, F16, I32, I64 };
 // The ggml ops the skeletons use; only whether an op may run in place (ggml-alloc.c,
 // ggml_op_can_inplace) and whether it is a view changes what the allocator does.
 enum class Op : std::uint8_t {
-    None,          // a leaf: an input, or a tensor outside the graph (weights, caches)
-    GetRows,       // ggml_get_rows
-    RmsNorm,       // ggml_rms_norm (in place)
-    Norm,          // ggml_norm
-    Mul,           // ggml_mul (in place)
-    Add,           // ggml_add (in place)
-    Scale,         // ggml_scale (in place)
-    Unary,         // ggml_silu, ggml_gelu, ggml_tanh, ... (in place)
-    SoftMax,       // ggml_soft_max_ext (in place)
-    Rope,          // ggml_rope_ext (in place)
-    MulMat,        // ggml_mul_mat
-    MulMatId,      // ggml_mul_mat_id
-    Glu,           // ggml_swiglu_split, ggml_geglu_split
-    Cont,          // ggml_cont
-    Cpy,           // ggml_cpy (a view of its destination)
-    Concat,        // ggml_concat
-    Argsort,       // ggml_argsort / ggml_top_k
-    SumRows,       // ggml_sum_rows
-    Div,           // ggml_div (in place)
-    Clamp,         // ggml_clamp (in place)
-    AddId,         // ggml_add_id (in place)
-    Repeat,        // ggml_repeat
-    SsmConv,       // ggml_ssm_conv
-    SsmScan,       // ggml_ssm_scan
-    Sqr,           // ggml_sqr (in place)
-    FlashAttn,     // ggml_flash_attn_ext
-    SetRows,       // ggml_set_rows (a view of the cache it writes)
-    Reshape,       // ggml_reshape_* (view)
-    View,          // ggml_view_* (view)
-    Permute,       // ggml_permute / ggml_transpose (view)
+    None,      // a leaf: an input, or a tensor outside the graph (weights, caches)
+    GetRows,   // ggml_get_rows
+    RmsNorm,   // ggml_rms_norm (in place)
+    Norm,      // ggml_norm
+    Mul,       // ggml_mul (in place)
+    Add,       // ggml_add (in place)
+    Scale,     // ggml_scale (in place)
+    Unary,     // ggml_silu, ggml_gelu, ggml_tanh, ... (in place)
+    SoftMax,   // ggml_soft_max_ext (in place)
+    Rope,      // ggml_rope_ext (in place)
+    MulMat,    // ggml_mul_mat
+    MulMatId,  // ggml_mul_mat_id
+    Glu,       // ggml_swiglu_split, ggml_geglu_split
+    Cont,      // ggml_cont
+    Cpy,       // ggml_cpy (a view of its destination)
+    Concat,    // ggml_concat
+    Argsort,   // ggml_argsort / ggml_top_k
+    SumRows,   // ggml_sum_rows
+    Div,       // ggml_div (in place)
+    Clamp,     // ggml_clamp (in place)
+    AddId,     // ggml_add_id (in place)
+    Repeat,    // ggml_repeat
+    SsmConv,   // ggml_ssm_conv
+    SsmScan,   // ggml_ssm_scan
+    Sqr,       // ggml_sqr (in place)
+    FlashAttn, // ggml_flash_attn_ext
+    SetRows,   // ggml_set_rows (a view of the cache it writes)
+    Reshape,   // ggml_reshape_* (view)
+    View,      // ggml_view_* (view)
+    Permute,   // ggml_permute / ggml_transpose (view)
+
+    // Used by the Qwen3-Next and Gemma 3n skeletons.
     L2Norm,        // ggml_l2_norm
     GatedDeltaNet, // ggml_gated_delta_net
     Sub,           // ggml_sub (in place)

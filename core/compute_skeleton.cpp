@@ -70,8 +70,9 @@ struct Family {
     // Falcon-H1 (llm_build_falcon_h1): attention and a Mamba-2 block (no group norm) side by
     // side on the normed input, their sum added to the residual.
     bool falcon_h1 = false;
-    bool lfm2 = false;  // LFM2: short-convolution and attention blocks
-    bool jamba = false; // Jamba: Mamba-1 blocks among attention blocks without RoPE
+    bool lfm2 = false; // LFM2: short-convolution and attention blocks
+    // Jamba: Mamba-1 blocks among attention blocks without RoPE.
+    bool jamba = false;
     // Qwen3-Next (llama_model_qwen3next::graph): gated delta-net blocks among attention blocks
     // whose Q projection carries a sigmoid output gate, and a shared expert scaled by a sigmoid
     // gate of its own.
