@@ -1,5 +1,8 @@
 // Measures planning speed: one model across every rung and posture, and the whole built-in
 // catalog on one machine. Prints nanoseconds per plan; asserts nothing (rule: speed is measured).
+// bench_planner [GGUF...]: the compute replay is also timed on the given files' shapes (catalog
+// shapes lack the SSM sizes some skeletons need, e.g. Jamba's and Qwen3-Next's).
+#include "arch/shape_from_gguf.h"
 #include "catalog.h"
 #include "compute_skeleton.h"
 #include "hardware.h"
@@ -31,7 +34,7 @@ double medianNs(int reps, int inner, F&& f) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
     auto catalog = loadBuiltinCatalog();
     if (!catalog) {
         std::fprintf(stderr, "catalog: %s\n", catalog.error().message.c_str());
@@ -41,6 +44,16 @@ int main() {
     std::vector<ModelShape> shapes;
     for (const auto& e : catalog->entries())
         if (auto s = catalog->shape(e.id)) shapes.push_back(*s);
+    std::vector<ModelShape> files;
+    files.reserve(static_cast<size_t>(std::max(argc - 1, 0)));
+    for (int i = 1; i < argc; ++i) {
+        auto s = shapeFromGgufFile(argv[i]);
+        if (!s) {
+            std::fprintf(stderr, "%s: %s\n", argv[i], s.error().message.c_str());
+            return 1;
+        }
+        files.push_back(*s);
+    }
 
     std::printf("planning benchmark (median of 15 runs), hardware: %s\n", hw.label.c_str());
     std::printf("%-34s %6s %12s\n", "model", "rungs", "us/plan");
@@ -66,7 +79,14 @@ int main() {
     // 32K context, ub 512, flash attention, every token an output (goal < 1 ms per model).
     std::printf("\ncompute replay (one rung, 32K, ub 512), models with a skeleton:\n");
     double worst_replay = 0;
-    for (const auto& s : shapes) {
+    std::vector<const ModelShape*> replayed;
+    replayed.reserve(shapes.size() + files.size());
+    for (const auto& s : shapes)
+        replayed.push_back(&s);
+    for (const auto& s : files)
+        replayed.push_back(&s);
+    for (const ModelShape* shape : replayed) {
+        const ModelShape& s = *shape;
         if (!hasComputeSkeleton(s)) continue;
         ComputeGraphParams params;
         params.n_ubatch = params.n_outputs = 512;

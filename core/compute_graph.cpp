@@ -89,6 +89,16 @@ const char* opName(Op op) {
         return "VIEW";
     case Op::Permute:
         return "PERMUTE";
+    case Op::L2Norm:
+        return "L2_NORM";
+    case Op::GatedDeltaNet:
+        return "GATED_DELTA_NET";
+    case Op::Sub:
+        return "SUB";
+    case Op::Sqrt:
+        return "SQRT";
+    case Op::Mean:
+        return "MEAN";
     }
     return "?";
 }
@@ -275,6 +285,8 @@ bool canInplace(Op op) {
     case Op::Clamp:
     case Op::AddId:
     case Op::Sqr:
+    case Op::Sub:
+    case Op::Sqrt:
     case Op::Scale:
     case Op::Unary:
     case Op::Rope:

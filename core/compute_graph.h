@@ -53,6 +53,13 @@ enum class Op : std::uint8_t {
     Reshape,   // ggml_reshape_* (view)
     View,      // ggml_view_* (view)
     Permute,   // ggml_permute / ggml_transpose (view)
+
+    // Used by the Qwen3-Next and Gemma 3n skeletons.
+    L2Norm,        // ggml_l2_norm
+    GatedDeltaNet, // ggml_gated_delta_net
+    Sub,           // ggml_sub (in place)
+    Sqrt,          // ggml_sqrt (in place)
+    Mean,          // ggml_mean
 };
 
 using Id = std::int32_t;

@@ -71,6 +71,18 @@ struct Family {
     // side on the normed input, their sum added to the residual.
     bool falcon_h1 = false;
     bool lfm2 = false; // LFM2: short-convolution and attention blocks
+    // Jamba: Mamba-1 blocks among attention blocks without RoPE.
+    bool jamba = false;
+    // Qwen3-Next (llama_model_qwen3next::graph): gated delta-net blocks among attention blocks
+    // whose Q projection carries a sigmoid output gate, and a shared expert scaled by a sigmoid
+    // gate of its own.
+    bool qwen3next = false;
+    bool gated_q = false;
+    bool shexp_gate = false;
+    // Gemma 3n (llama_model_gemma3n::graph): V RMS-normed without a weight, AltUp, LAUREL,
+    // per-layer inputs and layers that read an earlier layer's KV cache.
+    bool v_norm = false;
+    bool gemma3n = false;
 };
 
 bool familyOf(const std::string& arch, Family& f) {
@@ -143,6 +155,18 @@ bool familyOf(const std::string& arch, Family& f) {
         f.qk_norm = f.lfm2 = true;
         return true;
     }
+    if (arch == "jamba") {
+        f.rope_swa_only = f.jamba = true;
+        return true;
+    }
+    if (arch == "qwen3next") {
+        f.qk_norm = f.moe_norm_w = f.qwen3next = f.gated_q = f.shexp_gate = true;
+        return true;
+    }
+    if (arch == "gemma3n") {
+        f.qk_norm = f.order_qkv = f.v_norm = f.gemma3n = true;
+        return true;
+    }
     if (arch == "phi3") {
         f.fused_qkv = f.fused_up = f.residual_first = f.q_scale = true;
         return true;
@@ -183,6 +207,7 @@ public:
             Id t = mm(heads * hd, x);
             if (f.qkv_bias) t = g.add(t, W);
             if (f.qk_norm_full && qk) t = g.mul(g.rmsNorm(t), W);
+            if (f.v_norm && !qk) return g.rmsNorm(g.reshape(t, {hd, heads, ub, 1}));
             return g.reshape(t, {hd, heads, ub, 1});
         };
         auto normRope = [&](Id t) {
@@ -191,7 +216,7 @@ public:
             t = g.unary(Op::Rope, t, {positions(), W});
             return f.l2_norm_qk ? g.rmsNorm(t) : t;
         };
-        Id q = normRope(project(n_head, hd_k, true));
+        Id q = normRope(f.gated_q ? gatedQuery(x, n_head, hd_k) : project(n_head, hd_k, true));
         if (f.q_scale) q = g.scale(q);
         if (f.nope_attn_scale && !rope) q = g.mul(q, attnScale());
         Id k, v;
@@ -388,7 +413,9 @@ public:
         g.expand(out); // build_moe_ffn's result is in the graph before the shared expert
         if (m_.moe.n_expert_shared > 0) {
             // The shared experts read the same normed input; their output is added after.
-            const Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
+            Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
+            // Qwen3-Next (qwen3next.cpp build_layer_ffn): scaled by sigmoid(ffn_gate_inp_shexp x).
+            if (f.shexp_gate) shexp = g.mul(shexp, g.unary(Op::Unary, mm(1, x)));
             out = g.add(out, shexp);
         }
         return out;
@@ -469,6 +496,364 @@ public:
         }
         out = g.reshape(out, {d_inner, n_tok, n_seqs, 1});
         return mm(m_.n_embd, out);
+    }
+
+    // llm_build_mamba_base::build_mamba_layer (llama.cpp v0.4.0 src/models/mamba-base.cpp), the
+    // Mamba-1 block: x and z from one projection, the conv state joined to x, ggml_ssm_conv,
+    // dt, B and C from x (RMS-normed where the layer has ssm_dt_norm, ssm_b_norm and ssm_c_norm,
+    // as Jamba's do), ggml_ssm_scan with one head per inner channel, y + D x gated by z, the
+    // output projection.
+    Id mamba1(Id x, bool dt_b_c_norm) {
+        const SsmShape& ssm = m_.ssm;
+        const std::int64_t d_conv = ssm.d_conv, d_inner = ssm.d_inner, d_state = ssm.d_state;
+        const std::int64_t dt_rank = ssm.dt_rank;
+        const std::int64_t n_seqs = this->n_seqs();
+        const std::int64_t n_tok = ub_ / n_seqs;
+
+        Id conv = stateRows((d_conv - 1) * d_inner);
+        extraStates((d_conv - 1) * d_inner);
+        conv = g.reshape(conv, {d_conv - 1, d_inner, n_seqs, 1});
+        x = g.reshape(x, {m_.n_embd, n_tok, n_seqs, 1});
+        const Id xz = mm(2 * d_inner, x);
+        const auto xznb = g.at(xz).nb;
+        const Id xv = g.view(xz, {d_inner, n_tok, n_seqs, 1}, xznb);
+        const Id z = g.view(xz, {d_inner, n_tok, n_seqs, 1}, xznb);
+        const Id conv_x = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, d_inner, n_seqs, 1},
+                               {conv, g.permute(xv, 1, 0, 2, 3)});
+        const Id last_conv = g.view(conv_x, {d_conv - 1, d_inner, n_seqs, 1}, g.at(conv_x).nb);
+        g.expand(g.externalNode(Op::Cpy, {last_conv, W}));
+        Id xs = g.op(Op::SsmConv, Elem::F32, {d_inner, n_tok, n_seqs, 1}, {conv_x, W});
+        xs = g.unary(Op::Unary, g.add(xs, W));
+
+        const Id x_db = mm(dt_rank + 2 * d_state, xs);
+        const auto dbnb = g.at(x_db).nb;
+        Id dt = g.view(x_db, {dt_rank, n_tok, n_seqs, 1}, dbnb);
+        const std::array<std::uint64_t, 4> bcnb{4, 4 * static_cast<std::uint64_t>(d_state), dbnb[1],
+                                                dbnb[2]};
+        Id b = g.view(x_db, {d_state, 1, n_tok, n_seqs}, bcnb);
+        Id c = g.view(x_db, {d_state, 1, n_tok, n_seqs}, bcnb);
+        if (dt_b_c_norm) {
+            dt = g.mul(g.rmsNorm(dt), W);
+            b = g.mul(g.rmsNorm(b), W);
+            c = g.mul(g.rmsNorm(c), W);
+        }
+        dt = g.add(mm(d_inner, dt), W);
+        const Id x4 = g.reshape(xs, {1, d_inner, n_tok, n_seqs});
+        // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
+        const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
+                              {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
+                              {W, x4, dt, W, b, c, sCopyMain()});
+        g.expand(y_ssm);
+        extraStates(d_state * d_inner);
+        const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
+        g.expand(g.externalNode(Op::Cpy, {y_state, W}));
+        const std::uint64_t row = 4 * static_cast<std::uint64_t>(d_inner);
+        const Id y = g.view(y_ssm, {d_inner, n_tok, n_seqs, 1},
+                            {4, row, row * static_cast<std::uint64_t>(n_tok),
+                             row * static_cast<std::uint64_t>(n_tok * n_seqs)});
+        const Id y_d = g.add(y, g.mul(xs, W));
+        const Id out = mm(m_.n_embd, g.glu(g.cont(z, {d_inner, n_tok, n_seqs, 1}), y_d));
+        return g.reshape(out, {m_.n_embd, n_tok * n_seqs, 1, 1});
+    }
+
+    // llama_model_jamba::graph (llama.cpp v0.4.0 src/models/jamba.cpp): Mamba-1 blocks and
+    // attention blocks without RoPE, each followed by a dense or routed-expert FFN; the residual
+    // is add(inpL, cur), the last block keeps the output rows before it.
+    Bytes jamba(const Family& f) {
+        Id inpL = embeddings();
+        const size_t n_layer = m_.layers.size();
+        for (size_t il = 0; il < n_layer; ++il) {
+            const LayerShape& l = m_.layers[il];
+            const Id normed = norm(inpL, f);
+            Id cur =
+                l.isRecurrent() ? mamba1(normed, true) : mm(m_.n_embd, attention(l, normed, f));
+            if (il + 1 == n_layer) {
+                cur = g.getRows(cur, outIds());
+                inpL = g.getRows(inpL, outIds());
+            }
+            const Id ffn_inp = g.add(inpL, cur);
+            const Id ffn_in = norm(ffn_inp, f);
+            cur = l.experts_bytes > 0 ? moe(ffn_in, f) : ffn(ffn_in, m_.n_ff);
+            inpL = g.add(ffn_inp, cur);
+        }
+        return finish(inpL, f);
+    }
+
+    // llama_model_qwen3next::graph::build_layer_attn (llama.cpp v0.4.0 src/models/qwen3next.cpp):
+    // one Q projection of twice the heads' width, Q and the output gate strided views of it.
+    Id gatedQuery(Id x, std::int64_t n_head, std::int64_t hd) {
+        const Id full = g.reshape(mm(2 * n_head * hd, x), {2 * hd, n_head, ub_, 1});
+        const auto nb = g.at(full).nb;
+        q_gate_ = g.view(full, {hd, n_head, ub_, 1}, nb);
+        return g.view(full, {hd, n_head, ub_, 1}, nb);
+    }
+
+    // llama_model_qwen3next::graph::build_layer_attn_linear (src/models/qwen3next.cpp) with the
+    // fused wqkv / wqkv_gate projections: the conv state joined to QKV (delta-net-base.cpp
+    // build_conv_state), ggml_ssm_conv, Q and K L2-normed and repeated to the value heads, beta
+    // and the decay gate from ssm_beta_alpha, ggml_gated_delta_net over the gathered state
+    // (build_recurrent_attn, build_delta_net_fused), the gated RMS norm by z and the output
+    // projection.
+    Id gatedDeltaNet(Id x) {
+        const SsmShape& ssm = m_.ssm;
+        const std::int64_t d_conv = ssm.d_conv, d_inner = ssm.d_inner;
+        const std::int64_t hk = ssm.d_state, nk = ssm.n_group, nv = ssm.dt_rank;
+        const std::int64_t hv = d_inner / nv;
+        const std::int64_t n_seqs = this->n_seqs();
+        const std::int64_t n_tok = ub_ / n_seqs;
+        const std::int64_t ch = d_inner + 2 * nk * hk;
+
+        Id conv = stateRows((d_conv - 1) * ch);
+        extraStates((d_conv - 1) * ch);
+        conv = g.reshape(conv, {d_conv - 1, ch, n_seqs, 1});
+        const Id qkv = g.reshape(mm(ch, x), {ch, n_tok, n_seqs, 1});
+        const Id conv_in = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, ch, n_seqs, 1},
+                                {conv, g.permute(qkv, 1, 0, 2, 3)});
+        const Id last = g.view(conv_in, {d_conv - 1, ch, n_seqs, 1}, g.at(conv_in).nb);
+        g.expand(g.externalNode(Op::Cpy, {last, W}));
+        Id state = stateRows(hv * hv * nv);
+        extraStates(hv * hv * nv);
+        state = g.reshape(state, {hv, hv, nv, n_seqs});
+
+        const Id conv_out = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_in, W});
+        const Id mix = g.unary(Op::Unary, conv_out);
+        const std::uint64_t row = 4 * static_cast<std::uint64_t>(ch);
+        const std::array<std::uint64_t, 4> knb{4, 4 * static_cast<std::uint64_t>(hk), row,
+                                               row * static_cast<std::uint64_t>(n_tok)};
+        const std::array<std::uint64_t, 4> vnb{4, 4 * static_cast<std::uint64_t>(hv), row,
+                                               row * static_cast<std::uint64_t>(n_tok)};
+        auto qk = [&]() {
+            Id t = g.unary(Op::L2Norm, g.view(mix, {hk, nk, n_tok, n_seqs}, knb));
+            if (nk == nv) return t;
+            const std::int64_t r = nv / nk;
+            t = g.reshape(t, {hk, 1, nk, n_tok * n_seqs});
+            t = g.op(Op::Repeat, Elem::F32, {hk, r, nk, n_tok * n_seqs}, {t});
+            return g.reshape(t, {hk, nk * r, n_tok, n_seqs});
+        };
+        const Id q = qk();
+        const Id k = qk();
+        const Id v = g.view(mix, {hv, nv, n_tok, n_seqs}, vnb);
+
+        const Id ba = g.reshape(mm(2 * nv, x), {2 * nv / nk, nk, n_tok, n_seqs});
+        const auto banb = g.at(ba).nb;
+        const Id b = g.view(ba, {nv / nk, nk, n_tok, n_seqs}, banb);
+        const Id a = g.view(ba, {nv / nk, nk, n_tok, n_seqs}, banb);
+        const Id beta = g.reshape(g.unary(Op::Unary, g.cont(b, {nv / nk, nk, n_tok, n_seqs})),
+                                  {1, nv, n_tok, n_seqs});
+        Id gate = g.add(g.cont(a, {nv, n_tok, n_seqs, 1}), W);
+        gate = g.reshape(g.mul(g.unary(Op::Unary, gate), W), {1, nv, n_tok, n_seqs});
+
+        const Id gdn =
+            g.op(Op::GatedDeltaNet, Elem::F32, {hv * nv, n_tok * n_seqs + hv * n_seqs, 1, 1},
+                 {q, k, v, gate, beta, state});
+        const std::uint64_t h4 = 4 * static_cast<std::uint64_t>(hv);
+        const Id new_state = g.view(
+            gdn, {hv, hv, nv, n_seqs},
+            {4, h4, h4 * static_cast<std::uint64_t>(hv), h4 * static_cast<std::uint64_t>(hv * nv)});
+        g.expand(g.externalNode(Op::Cpy, {new_state, W}));
+        const Id out = g.view(gdn, {hv, nv, n_tok, n_seqs},
+                              {4, h4, h4 * static_cast<std::uint64_t>(nv),
+                               h4 * static_cast<std::uint64_t>(nv * n_tok)});
+        const Id normed = g.mul(g.rmsNorm(out), W);
+        const Id z = g.reshape(mm(hv * nv, x), {hv, nv, n_tok, n_seqs});
+        const Id gated =
+            g.reshape(g.mul(normed, g.unary(Op::Unary, z)), {hv * nv, n_tok, n_seqs, 1});
+        return g.reshape(mm(m_.n_embd, gated), {m_.n_embd, n_tok * n_seqs, 1, 1});
+    }
+
+    // llama_model_qwen3next::graph (src/models/qwen3next.cpp): each block's normed input
+    // expanded first, a gated delta-net or gated attention block, the residual, the post-attention
+    // norm, the routed experts plus the gated shared expert, the residual. The last block runs on
+    // the whole micro-batch; the final norm (h_nextn) is a graph output and result_norm gathers
+    // its output rows (embeddings_nextn_masked off).
+    Bytes qwen3next(const Family& f) {
+        Id inpL = embeddings();
+        for (const LayerShape& l : m_.layers) {
+            if (l.is_mtp) continue;
+            const Id normed = norm(inpL, f);
+            g.expand(normed);
+            Id cur;
+            if (l.isRecurrent()) {
+                cur = gatedDeltaNet(normed);
+            } else {
+                cur = attention(l, normed, f);
+                const Id gate = g.cont(q_gate_, {g.at(cur).ne[0], ub_, 1, 1});
+                cur = mm(m_.n_embd, g.mul(cur, g.unary(Op::Unary, gate)));
+            }
+            const Id residual = g.add(cur, inpL);
+            const Id ffn_out =
+                l.experts_bytes > 0 ? moe(norm(residual, f), f) : ffn(norm(residual, f), m_.n_ff);
+            inpL = g.add(ffn_out, residual);
+        }
+        const Id h = norm(inpL, f);
+        g.setOutput(h);
+        const Id result_norm = g.getRows(h, outIds());
+        const Id out = mm(m_.n_vocab, result_norm);
+        g.setOutput(result_norm);
+        g.setOutput(out);
+        g.expand(out);
+        return graph::replayPeak(g, kCpuAlignment);
+    }
+
+    // The shared-KV layers of Gemma 3n (llama_model_gemma3n::graph, the branch without
+    // has_kv(il)): Q only, attention over the cache of an earlier layer of the same kind
+    // (llm_graph_context::build_attn for llm_graph_input_attn_kv_iswa with k_cur = v_cur =
+    // nullptr: no cache write, Q still rotated with a quantized cache).
+    Id queryOnlyAttention(const LayerShape& l, Id x, bool swa, std::int64_t hd) {
+        const std::int64_t n_head = l.n_head, ub = ub_;
+        Id q = g.reshape(mm(n_head * hd, x), {hd, n_head, ub, 1});
+        q = g.unary(Op::Rope, g.mul(g.rmsNorm(q), W), {positions(), W});
+        const int k_rot = kRot(swa);
+        const int v_rot = vRot(swa);
+        if (k_rot > 0) q = hadamard(q, rotInput(swa, false, k_rot));
+        g.expand(q);
+        const Tensor& tq = g.at(q);
+        const Id qp = g.permute(g.view(q, tq.ne, tq.nb), 0, 2, 1, 3);
+        const Id mask = kqMask(swa);
+        Id cur;
+        if (p_.flash_attn) {
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd, n_head, ub, 1}, {qp, W, W, mask});
+            cur = g.reshape(fa, {hd * n_head, ub, 1, 1});
+        } else {
+            const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {W, qp});
+            const Id sm = g.unary(Op::SoftMax, kq, {mask});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd, ub, n_head, 1}, {W, sm});
+            cur = g.cont(g.permute(kqv, 0, 2, 1, 3), {hd * n_head, ub, 1, 1});
+        }
+        g.expand(cur);
+        if (v_rot > 0) cur = hadamard(cur, rotInput(swa, true, v_rot));
+        return cur;
+    }
+
+    // Gemma 3n's fixed sizes (llama.cpp v0.4.0 src/llama-hparams.h: n_altup 4, i_altup_act 0,
+    // laurel_rank 64, n_embd_altup 256; src/models/models.h: n_layer_sparsity 10).
+    static constexpr std::int64_t kAltup = 4, kAltupAct = 0, kLaurelRank = 64, kEmbdAltup = 256;
+    static constexpr size_t kSparsityLayers = 10;
+
+    // ggml_view_2d_slice (src/models/gemma3n.cpp): the idx-th [ne0, ne1] plane of a 3-d tensor.
+    Id slice(Id x) {
+        const Tensor& t = g.at(x);
+        return g.view(x, {t.ne[0], t.ne[1], 1, 1}, {4, t.nb[1], t.nb[2], t.nb[2]});
+    }
+    // The planes after the first (gemma3n.cpp: "corrected_predictions[1:]", the unembedding).
+    Id restSlices(Id x) {
+        const Tensor& t = g.at(x);
+        return g.view(x, {t.ne[0], t.ne[1], t.ne[2] - 1, 1}, {4, t.nb[1], t.nb[2], t.nb[3]});
+    }
+    // llama_model_gemma3n::graph::calc_magnitude: sqrt(sum_rows(x^2)).
+    Id magnitude(Id x) {
+        const auto ne = g.at(x).ne;
+        const Id sum =
+            g.op(Op::SumRows, Elem::F32, {1, ne[1], ne[2], ne[3]}, {g.unary(Op::Sqr, x)});
+        return g.unary(Op::Sqrt, sum);
+    }
+    // altup_compute_router_modalities: tanh(router(norm(x) / n_embd)), [n_altup, ub].
+    Id modalities(Id x) { return g.unary(Op::Unary, mm(kAltup, g.scale(g.mul(g.rmsNorm(x), W)))); }
+    // gaussian_topk: relu(x - (mean + std * k)) per row.
+    Id gaussianTopk(Id x) {
+        const std::int64_t ub = g.at(x).ne[1];
+        const Id mean = g.op(Op::Mean, Elem::F32, {1, ub, 1, 1}, {x});
+        const Id sq = g.unary(Op::Sqr, g.unary(Op::Sub, x, {mean}));
+        const Id var = g.scale(g.op(Op::SumRows, Elem::F32, {1, ub, 1, 1}, {sq}));
+        const Id cutoff = g.add(mean, g.scale(g.unary(Op::Sqrt, var)));
+        return g.unary(Op::Unary, g.unary(Op::Sub, x, {cutoff}));
+    }
+
+    // llama_model_gemma3n::graph (llama.cpp v0.4.0 src/models/gemma3n.cpp): per-layer token
+    // inputs (build_inp_per_layer, project_per_layer_inputs), the embedding stacked into n_altup
+    // streams, and per layer altup_predict, attention (shared-KV layers read an earlier cache),
+    // LAUREL, the FFN with activation sparsity in the first layers, altup_correct and the
+    // per-layer input gate; the streams merged back (altup_unembd_proj) before the output rows.
+    Bytes gemma3n(const Family& f) {
+        const std::int64_t E = m_.n_embd, ub = ub_, A = kAltup, P = kEmbdAltup;
+        const auto L = static_cast<std::int64_t>(m_.layers.size());
+        // Sliding-window layers by hparams.set_swa_pattern (every period-th layer full), the
+        // period read from the first full-attention layer; the shared-KV layers follow it.
+        std::int64_t period = 0;
+        std::int64_t hd_full = 0, hd_swa = 0;
+        for (std::int64_t il = 0; il < L; ++il) {
+            const LayerShape& l = m_.layers[static_cast<size_t>(il)];
+            if (!l.hasKv()) continue;
+            const std::int64_t hd = l.n_embd_k_gqa / l.n_head_kv;
+            (l.isSwa() ? hd_swa : hd_full) = hd;
+            if (period == 0 && !l.isSwa()) period = il + 1;
+        }
+        const Id embd = embeddings();
+        const Id per_tokens = g.input(Elem::I32, ub);
+        Id per_layer_tok = g.op(Op::GetRows, Elem::F32, {P * L, ub, 1, 1}, {W, per_tokens});
+        per_layer_tok = g.scale(g.reshape(per_layer_tok, {P, L, ub, 1}));
+        g.expand(per_layer_tok);
+        Id inpL = g.scale(embd);
+        Id proj = g.scale(mm(P * L, inpL));
+        proj = g.mul(g.rmsNorm(g.reshape(proj, {P, L, ub, 1})), W);
+        proj = g.scale(g.add(proj, per_layer_tok));
+        const Id per_layer = g.cont(g.permute(proj, 0, 2, 1, 3), {P, ub, L, 1});
+        {
+            const Id target = magnitude(inpL);
+            const Id rep = g.op(Op::Repeat, Elem::F32, {E, ub, A - 1, 1}, {inpL});
+            Id added = g.op(Op::MulMat, Elem::F32, {E, ub, A - 1, 1}, {W, rep});
+            const Id new_mag = magnitude(added);
+            added = g.unary(Op::Div, g.mul(added, target), {new_mag});
+            inpL = g.op(Op::Concat, Elem::F32, {E, ub, A, 1}, {inpL, added});
+        }
+        for (std::int64_t il = 0; il < L; ++il) {
+            const LayerShape& l = m_.layers[static_cast<size_t>(il)];
+            // altup_predict
+            const Id coefs = g.reshape(mm(A * A, modalities(slice(inpL))), {A, A, ub, 1});
+            const Id cur_perm = g.cont(g.permute(inpL, 1, 2, 0, 3), {A, E, ub, 1});
+            Id pred = g.op(Op::MulMat, Elem::F32, {E, A, ub, 1}, {cur_perm, coefs});
+            pred = g.add(g.cont(g.permute(pred, 0, 2, 1, 3), {E, ub, A, 1}), inpL);
+            const Id active = slice(pred);
+            const Id normed = g.mul(g.rmsNorm(active), W);
+            // laurel
+            Id laurel = mm(E, mm(kLaurelRank, normed));
+            laurel = g.add(g.mul(g.rmsNorm(laurel), W), normed);
+            const bool swa = l.hasKv() ? l.isSwa() : period > 0 && il % period < period - 1;
+            Id cur = l.hasKv() ? attention(l, normed, f)
+                               : queryOnlyAttention(l, normed, swa, swa ? hd_swa : hd_full);
+            cur = g.mul(g.rmsNorm(mm(E, cur)), W);
+            cur = g.add(cur, active);
+            const Id attn_laurel = g.scale(g.add(cur, laurel));
+            cur = g.mul(g.rmsNorm(attn_laurel), W);
+            const Id up = mm(m_.n_ff, cur);
+            Id gate = mm(m_.n_ff, cur);
+            if (static_cast<size_t>(il) < kSparsityLayers) gate = gaussianTopk(gate);
+            cur = mm(E, g.mul(up, g.unary(Op::Unary, gate)));
+            cur = g.mul(g.rmsNorm(cur), W);
+            const Id activated = g.add(cur, attn_laurel);
+            // altup_correct
+            const Id mods = modalities(activated);
+            const Id innovation = g.unary(Op::Sub, activated, {slice(pred)});
+            Id ccoefs = g.scale(mm(A, mods));
+            ccoefs = g.cont(g.permute(ccoefs, 1, 0, 2, 3), {1, ub, A, 1});
+            const Id rep = g.op(Op::Repeat, Elem::F32, {E, ub, A, 1}, {innovation});
+            const Id corrected = g.add(g.mul(rep, ccoefs), pred);
+            // the per-layer input gate of the active stream
+            Id first = g.unary(Op::Unary, mm(P, g.mul(slice(corrected), W)));
+            const Tensor& tp = g.at(per_layer);
+            const Id this_layer =
+                g.view(per_layer, {P, ub, 1, 1}, {4, tp.nb[1], tp.nb[2], tp.nb[2]});
+            first = g.mul(g.rmsNorm(mm(E, g.mul(first, this_layer))), W);
+            const Id head = slice(corrected);
+            const Id tmp = g.add(restSlices(corrected), first);
+            inpL = g.op(Op::Concat, Elem::F32, {E, ub, A, 1}, {head, tmp});
+        }
+        const Id target = magnitude(slice(inpL));
+        Id unembd = g.op(Op::MulMat, Elem::F32, {E, ub, A - 1, 1}, {W, restSlices(inpL)});
+        const Id new_mag = magnitude(unembd);
+        unembd = g.unary(Op::Div, g.mul(unembd, target), {new_mag});
+        Id cur = slice(inpL);
+        const Tensor& tu = g.at(unembd);
+        for (std::int64_t i = 0; i + 1 < A; ++i)
+            cur = g.add(cur, g.view(unembd, {E, ub, 1, 1}, {4, tu.nb[1], tu.nb[2], tu.nb[2]}));
+        cur = g.getRows(g.scale(cur), outIds());
+        const Id result_norm = g.mul(g.rmsNorm(cur), W);
+        const Id out = g.scale(g.unary(Op::Unary, g.scale(mm(m_.n_vocab, result_norm))));
+        g.setOutput(result_norm);
+        g.setOutput(out);
+        g.expand(out);
+        return graph::replayPeak(g, kCpuAlignment);
     }
 
     Bytes mamba2Model() {
@@ -768,6 +1153,7 @@ private:
     Id mask_ = kNone, mask_swa_ = kNone, attn_scale_ = kNone;
     Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
+    Id q_gate_ = kNone; // the output gate of the last gated-Q attention block (gatedQuery)
 };
 
 // The skeletons cover blocks with standard attention and a dense or routed-expert FFN; anything
@@ -808,10 +1194,66 @@ bool denseAttentionOnly(const ModelShape& m, const Family& f) {
     });
 }
 
-enum class Kind { None, Dense, Mamba2 };
+// Jamba (models/jamba.cpp): Mamba-1 blocks (no SSM groups, one head per inner channel) and
+// full-attention blocks, each with a dense or routed-expert FFN of n_ff.
+bool jambaShape(const ModelShape& m) {
+    const SsmShape& s = m.ssm;
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0 || m.n_ff == 0) return false;
+    if (s.d_conv == 0 || s.d_inner == 0 || s.d_state == 0 || s.dt_rank == 0) return false;
+    if (m.isMoe() && m.moe.n_expert_used == 0) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(), [](const LayerShape& l) {
+        return l.isRecurrent() ||
+               (l.attention == AttentionKind::Full && l.n_head > 0 && l.n_head_kv > 0 &&
+                l.n_embd_k_gqa % l.n_head_kv == 0 && l.n_embd_v_gqa % l.n_head_kv == 0);
+    });
+}
+
+// Qwen3-Next (models/qwen3next.cpp): gated delta-net blocks (value heads a multiple of the key
+// heads, one state of head_v x head_v per value head) and full-attention blocks with routed
+// experts; the Q projection must hold Q and its gate (hence n_embd_k_gqa / n_head_kv per head).
+bool qwen3nextShape(const ModelShape& m) {
+    const SsmShape& s = m.ssm;
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0) return false;
+    if (s.d_conv == 0 || s.d_inner == 0 || s.d_state == 0 || s.n_group == 0 || s.dt_rank == 0 ||
+        s.dt_rank % s.n_group != 0 || s.d_inner % s.dt_rank != 0)
+        return false;
+    if (m.isMoe() && (m.moe.n_expert_used == 0 || (m.n_ff_exp == 0 && m.n_ff == 0))) return false;
+    return std::all_of(m.layers.begin(), m.layers.end(), [&m](const LayerShape& l) {
+        if (l.is_mtp || l.isRecurrent()) return true;
+        return l.attention == AttentionKind::Full && l.n_head > 0 && l.n_head_kv > 0 &&
+               l.n_embd_k_gqa % l.n_head_kv == 0 && l.n_embd_v_gqa % l.n_head_kv == 0 &&
+               (l.experts_bytes > 0 || m.n_ff > 0);
+    });
+}
+
+// Gemma 3n (models/gemma3n.cpp): sliding-window and full-attention layers with a cache, then
+// layers that read an earlier layer's (attention None); a dense FFN everywhere, n_embd a
+// multiple of nothing in particular.
+bool gemma3nShape(const ModelShape& m) {
+    if (m.layers.empty() || m.n_embd == 0 || m.n_vocab == 0 || m.n_ff == 0) return false;
+    bool swa = false, full = false;
+    for (const LayerShape& l : m.layers) {
+        if (l.is_mtp || l.n_head == 0) return false;
+        if (l.attention == AttentionKind::None) continue;
+        if (!(l.attention == AttentionKind::Full || l.attention == AttentionKind::SlidingWindow) ||
+            l.n_head_kv == 0 || l.n_embd_k_gqa % l.n_head_kv != 0 ||
+            l.n_embd_k_gqa != l.n_embd_v_gqa)
+            return false;
+        (l.isSwa() ? swa : full) = true;
+    }
+    return swa && full;
+}
+
+enum class Kind { None, Dense, Mamba2, Jamba, Qwen3Next, Gemma3n };
 
 Kind kindOf(const ModelShape& m, Family& f) {
     if (m.architecture == "mamba2") return mamba2Only(m) ? Kind::Mamba2 : Kind::None;
+    if (m.architecture == "jamba")
+        return familyOf(m.architecture, f) && jambaShape(m) ? Kind::Jamba : Kind::None;
+    if (m.architecture == "gemma3n")
+        return familyOf(m.architecture, f) && gemma3nShape(m) ? Kind::Gemma3n : Kind::None;
+    if (m.architecture == "qwen3next")
+        return familyOf(m.architecture, f) && qwen3nextShape(m) ? Kind::Qwen3Next : Kind::None;
     return familyOf(m.architecture, f) && denseAttentionOnly(m, f) ? Kind::Dense : Kind::None;
 }
 
@@ -896,6 +1338,9 @@ std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& p
     if (kind == Kind::None) return std::nullopt;
     Builder b(model, params);
     if (kind == Kind::Mamba2) return b.mamba2Model();
+    if (kind == Kind::Jamba) return b.jamba(f);
+    if (kind == Kind::Qwen3Next) return b.qwen3next(f);
+    if (kind == Kind::Gemma3n) return b.gemma3n(f);
     if (f.falcon_h1) return b.falconH1(f);
     if (f.lfm2) return b.lfm2(f);
     return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
@@ -928,6 +1373,12 @@ std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGra
     Builder b(model, params);
     if (kind == Kind::Mamba2)
         b.mamba2Model();
+    else if (kind == Kind::Jamba)
+        b.jamba(f);
+    else if (kind == Kind::Qwen3Next)
+        b.qwen3next(f);
+    else if (kind == Kind::Gemma3n)
+        b.gemma3n(f);
     else if (f.nemotron_h)
         b.nemotronH(f);
     else if (f.falcon_h1)

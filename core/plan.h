@@ -269,6 +269,11 @@ struct Plan {
     // non-refused rung's. llamaServerArgs(*launch) is the argv without program and model path.
     std::optional<LaunchConfig> launch;
     std::vector<std::string> notes; // estimates and caveats
+    // How the whole-graph compute buffer is priced: replayed from the architecture's graph
+    // skeleton (compute_skeleton.h), or the closed-form estimate with compute_margin_pct added
+    // (kComputeEstimateMarginPct, pricing.h).
+    bool compute_replayed = false;
+    std::uint32_t compute_margin_pct = 0;
 };
 
 } // namespace headroom

@@ -358,9 +358,21 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     // sampler rows as priced above.
     if (const auto replayed = replayedCompute(
             model, {g.n_ubatch, g.n_outputs, g.n_ctx_seq, g.swa_cells, g.n_stream, opt.flash_attn,
-                    isQuantizedCacheType(opt.type_k), isQuantizedCacheType(opt.type_v)}))
+                    isQuantizedCacheType(opt.type_k), isQuantizedCacheType(opt.type_v)})) {
         p.compute_graph =
             opt.backend_sampling ? satAdd(*replayed, satMul(8 * n_out, model.n_vocab)) : *replayed;
+    } else {
+        // No skeleton: the closed form stays an estimate, so its measured error bound is added
+        // (kComputeEstimateMarginPct, pricing.h) and the plan says so (launch_window.cpp), so
+        // that it never prices below the buffer llama.cpp allocates on the validated settings.
+        p.compute_margin_pct = kComputeEstimateMarginPct;
+        auto withMargin = [&p](Bytes b) {
+            return satAdd(b, ceilDiv(satMul(b, p.compute_margin_pct), 100));
+        };
+        p.compute_layer = withMargin(p.compute_layer);
+        p.compute_logits = withMargin(p.compute_logits);
+        p.compute_output_only = withMargin(p.compute_output_only);
+    }
     p.mmproj = opt.mmproj_bytes;
     return p;
 }

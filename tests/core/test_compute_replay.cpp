@@ -69,9 +69,99 @@ ModelShape deepseekV2Lite() {
     return m;
 }
 
+// Jamba-v0.1 (tests/validation/models.js: 32 layers, attention every 8th from 4 with 32 heads and
+// 8 KV heads of 128, Mamba-1 elsewhere with d_conv 4, d_inner 8192, d_state 16, dt_rank 256, 16
+// experts of 14336 with 2 used in every odd layer, a dense FFN of 14336 in the others, vocab
+// 65536): recurrent_r = 3 x 8192 = 24576 and recurrent_s = 16 x 8192 = 131072
+// (llama_hparams::n_embd_r / n_embd_s without groups).
+ModelShape jamba() {
+    ModelShape m;
+    m.architecture = "jamba";
+    m.n_embd = 4096;
+    m.n_vocab = 65536;
+    m.n_ff = 14336;
+    m.moe = {16, 2, 0};
+    m.ssm = {4, 8192, 16, 0, 256};
+    for (int i = 0; i < 32; ++i) {
+        LayerShape l;
+        l.n_head = 32;
+        if (i % 8 == 4) {
+            l.n_head_kv = 8;
+            l.n_embd_k_gqa = l.n_embd_v_gqa = 1024;
+        } else {
+            l.attention = AttentionKind::Recurrent;
+            l.recurrent_r = 24576;
+            l.recurrent_s = 131072;
+        }
+        l.attn_bytes = 1;
+        (i % 2 == 1 ? l.experts_bytes : l.ffn_bytes) = 1;
+        m.layers.push_back(l);
+    }
+    return m;
+}
+
+// Qwen3-Next-80B-A3B (models.js: 48 layers, full attention every 4th (16 heads, 2 KV heads of
+// 256), gated delta-net elsewhere (d_conv 4, 16 key heads and 32 value heads of 128: d_inner
+// 4096, d_state 128), 512 experts of 512 with 10 used and one shared expert of 512, vocab
+// 151936): recurrent_r = 3 x (4096 + 2 x 16 x 128) = 24576, recurrent_s = 128 x 128 x 32.
+ModelShape qwen3next() {
+    ModelShape m;
+    m.architecture = "qwen3next";
+    m.n_embd = 2048;
+    m.n_vocab = 151936;
+    m.n_ff = 5120;
+    m.n_ff_exp = 512;
+    m.moe = {512, 10, 1};
+    m.ssm = {4, 4096, 128, 16, 32};
+    for (int i = 0; i < 48; ++i) {
+        LayerShape l;
+        l.n_head = 16;
+        l.n_head_kv = 2;
+        if (i % 4 == 3) {
+            l.n_embd_k_gqa = l.n_embd_v_gqa = 512;
+        } else {
+            l.attention = AttentionKind::Recurrent;
+            l.recurrent_r = 24576;
+            l.recurrent_s = 524288;
+        }
+        l.attn_bytes = l.ffn_bytes = l.experts_bytes = 1;
+        m.layers.push_back(l);
+    }
+    return m;
+}
+
+// Gemma-3n-E2B (models.js: 30 layers, 8 heads and 2 KV heads of 256, every 5th layer full
+// attention and the others a 512-token window, layers 20+ reading the cache of layers 18/19,
+// n_ff 8192, vocab 262400).
+ModelShape gemma3n() {
+    ModelShape m;
+    m.architecture = "gemma3n";
+    m.n_embd = 2048;
+    m.n_vocab = 262400;
+    m.n_ff = 8192;
+    m.n_swa = 512;
+    for (int i = 0; i < 30; ++i) {
+        LayerShape l;
+        l.n_head = 8;
+        l.n_head_kv = 2;
+        if (i < 20) {
+            l.attention = i % 5 == 4 ? AttentionKind::Full : AttentionKind::SlidingWindow;
+            l.n_embd_k_gqa = l.n_embd_v_gqa = 512;
+        } else {
+            l.attention = AttentionKind::None;
+        }
+        l.attn_bytes = l.ffn_bytes = 1;
+        m.layers.push_back(l);
+    }
+    return m;
+}
+
 ModelShape shapeNamed(const QString& name) {
     if (name == "mamba2") return mamba2();
     if (name == "deepseek2") return deepseekV2Lite();
+    if (name == "jamba") return jamba();
+    if (name == "qwen3next") return qwen3next();
+    if (name == "gemma3n") return gemma3n();
     return llama31();
 }
 
@@ -193,6 +283,59 @@ private slots:
             << "deepseek2" << 8192 << 2048 << 1 << true << false << 1007738880ULL;
         QTest::newRow("deepseek2 8K 4 sequences")
             << "deepseek2" << 8192 << 512 << 4 << true << false << 222300160ULL;
+        // jamba-v0.1: Mamba-1 and attention blocks, routed experts in every other block. At 4K
+        // with flash attention the peak is inside block 1's experts (peak.cpp): the gate, up and
+        // GLU rows [14336, 2, 512] f32 (3 x 58 720 256), the residual and inp_embd (2 x
+        // 8 388 608), the f16 mask [4096, 512] (4 194 304) and 47 136 of routing and inputs,
+        // 197 179 424 alive, over an 8 423 424 hole left under them: 205 602 848.
+        QTest::newRow("jamba 4K fa")
+            << "jamba" << 4096 << 512 << 1 << true << false << 205602848ULL;
+        QTest::newRow("jamba 4K no fa")
+            << "jamba" << 4096 << 512 << 1 << false << false << 314581024ULL;
+        QTest::newRow("jamba 8K ub 256 no fa")
+            << "jamba" << 8192 << 256 << 1 << false << false << 295702560ULL;
+        QTest::newRow("jamba 16K q8_0")
+            << "jamba" << 16384 << 512 << 1 << true << true << 251752480ULL;
+        QTest::newRow("jamba 8K ub 2048")
+            << "jamba" << 8192 << 2048 << 1 << true << false << 839188512ULL;
+        QTest::newRow("jamba 8K 4 sequences")
+            << "jamba" << 8192 << 512 << 4 << true << false << 203505696ULL;
+        // qwen3-next-80b-a3b: gated delta-net and gated attention, 10 of 512 experts plus a gated
+        // shared expert. At 4K with flash attention the logits peak: result_output 4 x 512 x
+        // 151936 = 311 164 928 above inp_embd, the f16 mask [4096, 512], h_nextn and result_norm
+        // (4 x 4 194 304; the last block runs on every row, result_norm gathers them after the
+        // final norm) and the small inputs: tokens, positions, output ids (3 x 2 048), K and V
+        // row indices (2 x 4 096 i64) and s_copy (4, padded to 32): 327 956 512.
+        QTest::newRow("qwen3next 4K fa")
+            << "qwen3next" << 4096 << 512 << 1 << true << false << 327956512ULL;
+        QTest::newRow("qwen3next 4K no fa")
+            << "qwen3next" << 4096 << 512 << 1 << false << false << 330049568ULL;
+        QTest::newRow("qwen3next 8K ub 256 no fa")
+            << "qwen3next" << 8192 << 256 << 1 << false << false << 166069248ULL;
+        QTest::newRow("qwen3next 16K q8_0")
+            << "qwen3next" << 16384 << 512 << 1 << true << true << 323749888ULL;
+        QTest::newRow("qwen3next 8K ub 2048")
+            << "qwen3next" << 8192 << 2048 << 1 << true << false << 1294999552ULL;
+        QTest::newRow("qwen3next 8K 4 sequences")
+            << "qwen3next" << 8192 << 512 << 4 << true << false << 330053664ULL;
+        // gemma-3n-e2b: AltUp streams, LAUREL, per-layer inputs, shared-KV layers. At 4K with
+        // flash attention the logits peak: result_output 4 x 512 x 262400 = 537 395 200 above
+        // inp_embd and result_norm (2 x 4 194 304), the f16 masks [4096, 512] and [1024, 512] (the
+        // window's 512 + 512 cells: 4 194 304 + 1 048 576) and the small inputs: token ids twice
+        // (embeddings and per-layer embeddings), positions, output ids (4 x 2 048), K and V row
+        // indices of both caches (4 x 4 096): 551 051 264.
+        QTest::newRow("gemma3n 4K fa")
+            << "gemma3n" << 4096 << 512 << 1 << true << false << 551051264ULL;
+        QTest::newRow("gemma3n 4K no fa")
+            << "gemma3n" << 4096 << 512 << 1 << false << false << 549980160ULL;
+        QTest::newRow("gemma3n 8K ub 256 no fa")
+            << "gemma3n" << 8192 << 256 << 1 << false << false << 274990080ULL;
+        QTest::newRow("gemma3n 16K q8_0")
+            << "gemma3n" << 16384 << 512 << 1 << true << true << 545785856ULL;
+        QTest::newRow("gemma3n 8K ub 2048")
+            << "gemma3n" << 8192 << 2048 << 1 << true << false << 2183143424ULL;
+        QTest::newRow("gemma3n 8K 4 sequences")
+            << "gemma3n" << 8192 << 512 << 4 << true << false << 548954112ULL;
     }
 
     void theReplayedBufferEqualsWhatLlamaCppAllocated() {
@@ -258,16 +401,67 @@ private slots:
         QVERIFY(*one < *replayedCompute(llama31(), params));
     }
 
-    void anArchitectureWithoutASkeletonKeepsTheClosedForm() {
-        // Jamba has no skeleton yet: compute_graph stays 0 and computeFor is the estimate
-        // (inputs + the larger of the layer and logits peaks).
+    void anArchitectureWithoutASkeletonKeepsTheClosedFormWithItsMargin() {
+        // Bloom has no skeleton: compute_graph stays 0 and computeFor is the estimate (inputs +
+        // the larger of the layer and logits peaks), each closed-form term raised by
+        // kComputeEstimateMarginPct (22 %), rounded up to the byte, over the same shape priced
+        // as llama (whose closed-form terms carry no margin: it replays its graph).
         ModelShape m = llama31();
-        m.architecture = "jamba";
+        m.architecture = "bloom";
         QVERIFY(!hasComputeSkeleton(m));
         const ContextPrice p = priceContext(m, ResolvedOptions{}, 4096);
+        const ContextPrice plain = priceContext(llama31(), ResolvedOptions{}, 4096);
         QCOMPARE(p.compute_graph, Bytes{0});
+        QCOMPARE(p.compute_margin_pct, 22u);
+        QCOMPARE(plain.compute_margin_pct, 0u);
+        QCOMPARE(p.compute_layer, plain.compute_layer + (plain.compute_layer * 22 + 99) / 100);
+        QCOMPARE(p.compute_logits, plain.compute_logits + (plain.compute_logits * 22 + 99) / 100);
         QCOMPARE(p.computeFor(true, true),
                  p.compute_inputs + std::max(p.compute_layer, p.compute_logits));
+    }
+
+    void theNewSkeletonsNeedTheirShapesSizes() {
+        // A Jamba without its SSM sizes (a catalog shape), a Qwen3-Next whose value heads are not
+        // a multiple of its key heads, and a Gemma 3n without any full-attention layer have no
+        // skeleton; they keep the closed form.
+        ModelShape j = jamba();
+        j.ssm = {};
+        QVERIFY(!hasComputeSkeleton(j));
+        ModelShape q = qwen3next();
+        q.ssm.dt_rank = 24; // 24 value heads over 16 key heads
+        QVERIFY(!hasComputeSkeleton(q));
+        ModelShape g = gemma3n();
+        for (LayerShape& l : g.layers)
+            if (l.attention == AttentionKind::Full) l.attention = AttentionKind::SlidingWindow;
+        QVERIFY(!hasComputeSkeleton(g));
+        QVERIFY(hasComputeSkeleton(jamba()) && hasComputeSkeleton(qwen3next()) &&
+                hasComputeSkeleton(gemma3n()));
+    }
+
+    void theNewSkeletonsHaveAsManyBufferNodesAsLlamaCppsGraphs_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<QString>("last");
+        // llama.cpp's reserved graphs (4K, ub 512, flash attention) dumped by peak.cpp
+        // (HEADROOM_GRAPH_DUMP), less the nodes that are views of the caches or writes into them:
+        // jamba 2008 nodes, 1564 in the buffer; qwen3next 4999, 4423; gemma3n 2731, 2571. The last
+        // node is the logits (gemma3n: the soft-capping's final ggml_scale).
+        QTest::newRow("jamba") << "jamba" << 1564 << "MUL_MAT [65536,512,1,1]";
+        QTest::newRow("qwen3next") << "qwen3next" << 4423 << "MUL_MAT [151936,512,1,1]";
+        QTest::newRow("gemma3n") << "gemma3n" << 2571 << "SCALE [262400,512,1,1]";
+    }
+
+    void theNewSkeletonsHaveAsManyBufferNodesAsLlamaCppsGraphs() {
+        QFETCH(QString, model);
+        QFETCH(int, nodes);
+        QFETCH(QString, last);
+        ComputeGraphParams params;
+        params.n_ubatch = params.n_outputs = 512;
+        params.n_kv = 4096;
+        params.n_kv_swa = 1024; // gemma3n's window: 512 + 512 cells
+        const auto skeleton = skeletonNodes(shapeNamed(model), params);
+        QCOMPARE(skeleton.size(), static_cast<size_t>(nodes));
+        QCOMPARE(QString::fromStdString(skeleton.back()), last);
     }
 };
 
