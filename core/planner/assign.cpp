@@ -18,19 +18,6 @@ Bytes runtimeOverhead(const std::string& backend) {
     return 0;
 }
 
-Bytes runtimeOverhead(Backend b) {
-    switch (b) {
-    case Backend::Cuda:
-        return kCudaRuntimeOverhead;
-    case Backend::Vulkan:
-        return kVulkanRuntimeOverhead;
-    case Backend::Metal:
-        return kMetalRuntimeOverhead;
-    default:
-        return 0;
-    }
-}
-
 // A compute buffer raised by a verified calibration factor (>= 1, core/calibration.h), rounded up
 // so the scaled figure never lands below what was measured.
 Bytes scaledUp(Bytes b, double factor) {
@@ -246,7 +233,7 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         // verified overhead (this machine's) replaces the built-in estimate, only ever upwards.
         a.devices[d].overhead =
             budget.devices[d].rpc_endpoint.empty()
-                ? std::max(runtimeOverhead(opt.backend), opt.device_overhead_bytes)
+                ? std::max(runtimeOverheadFor(opt.backend), opt.device_overhead_bytes)
                 : runtimeOverhead(budget.devices[d].backend);
     }
     if (n_dev == 0 && opt.program == Program::Library) {

@@ -440,6 +440,19 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         else
             r.spill_remedies = std::move(remedies);
     }
+    // Every byte Headroom proves was measured on llama.cpp's CPU and Vulkan backends (and RPC);
+    // no CUDA or Metal device was available, so on those the device buffers follow the same
+    // graph and allocator without a measurement of that backend's own buffer sizes, and the
+    // runtime overhead is the estimate above. Said until `verify` has measured this machine.
+    const bool unmeasured_backend = plan.backend == Backend::Cuda || plan.backend == Backend::Metal;
+    if (unmeasured_backend &&
+        !(hw.calibration && hw.calibration->backend == backendName(plan.backend)))
+        plan.notes.push_back(
+            std::string(backendName(plan.backend)) +
+            ": not measured on this backend; device buffers are priced as llama.cpp's CPU and "
+            "Vulkan backends allocate them, and its runtime overhead (" +
+            formatBytes(detail::runtimeOverheadFor(plan.backend)) +
+            " per device) is an estimate; `headroom-cli verify` measures both on this machine");
     plan.rungs = std::move(pick.rungs);
     if (results.size() == 2) plan.other_posture_rungs = std::move(results[1 - chosen].rungs);
     plan.decision = decision;

@@ -22,6 +22,19 @@ inline constexpr Bytes kCudaRuntimeOverhead = 400 * MiB;
 inline constexpr Bytes kVulkanRuntimeOverhead = 256 * MiB;
 inline constexpr Bytes kMetalRuntimeOverhead = 0;
 
+inline Bytes runtimeOverheadFor(Backend b) {
+    switch (b) {
+    case Backend::Cuda:
+        return kCudaRuntimeOverhead;
+    case Backend::Vulkan:
+        return kVulkanRuntimeOverhead;
+    case Backend::Metal:
+        return kMetalRuntimeOverhead;
+    default:
+        return 0;
+    }
+}
+
 // Hermes' bound on the KV a spilled launch may grow into: 15 % of usable VRAM, so that a model
 // already paying to stream weights does not also push its context out. Not a knob.
 inline constexpr double kSpillKvCapFraction = 0.15;

@@ -226,6 +226,42 @@ private slots:
         QCOMPARE(r.refusal->shortfall_bytes, SignedBytes{0});
     }
 
+    // No CUDA or Metal device was measured (docs/accuracy*.md cover CPU, Vulkan and RPC), so a
+    // plan for one says its device figures are not measured there, until `verify` stored a
+    // calibration for that backend.
+    void aPlanForAnUnmeasuredBackendSaysSoUntilVerified_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<QString>("calibrated");
+        QTest::addColumn<bool>("noted");
+        QTest::newRow("cuda") << QStringLiteral("cuda") << QString() << true;
+        QTest::newRow("metal") << QStringLiteral("metal") << QString() << true;
+        QTest::newRow("vulkan, measured") << QStringLiteral("vulkan") << QString() << false;
+        QTest::newRow("cpu only") << QString() << QString() << false;
+        QTest::newRow("cuda, verified")
+            << QStringLiteral("cuda") << QStringLiteral("cuda") << false;
+        QTest::newRow("cuda, verified on vulkan")
+            << QStringLiteral("cuda") << QStringLiteral("vulkan") << true;
+    }
+    void aPlanForAnUnmeasuredBackendSaysSoUntilVerified() {
+        QFETCH(QString, backend);
+        QFETCH(QString, calibrated);
+        QFETCH(bool, noted);
+        HardwareSnapshot hw = backend.isEmpty() ? snapshotFromSizes({}, 64 * GiB, false)
+                                                : snapshotFromSizes({24 * GiB}, 64 * GiB, false);
+        for (auto& g : hw.gpus)
+            g.backend = backend.toStdString();
+        if (!calibrated.isEmpty()) {
+            Calibration c;
+            c.backend = calibrated.toStdString();
+            hw.calibration = c;
+        }
+        const Plan p = planOrFail(llama8bLike(), hw);
+        const bool found = std::any_of(p.notes.begin(), p.notes.end(), [](const auto& n) {
+            return n.find("not measured on this backend") != std::string::npos;
+        });
+        QCOMPARE(found, noted);
+    }
+
     // llama.cpp drafts with nextn blocks only through an architecture's MTP graph
     // (LlamaProfile::mtp_graph_archs): the same shape declared as llama plans without MTP and
     // says why, in both builds.

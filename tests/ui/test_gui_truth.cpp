@@ -599,12 +599,10 @@ private Q_SLOTS:
                           next < plan.rungs.size() &&
                           toSigned(plan.rungs[next].totals.total()) <=
                               plan.budget.vramUsable() + plan.budget.ram_usable;
-        if (fits)
-            QVERIFY2(text.contains(QStringLiteral("grow to %1")
-                                       .arg(tokensText(plan.rungs[next].requested_context))),
-                     qPrintable(text));
-        else
-            QVERIFY2(text.contains(QStringLiteral("stays at")), qPrintable(text));
+        const QString expected =
+            fits ? QStringLiteral("grow to %1").arg(tokensText(plan.rungs[next].requested_context))
+                 : QStringLiteral("stays at");
+        QVERIFY2(text.contains(expected), qPrintable(text));
         if (launch.speed.decode_tok_s < policy::kFloorTokS)
             QVERIFY2(text.contains(QStringLiteral("floor")), qPrintable(text));
         // Another rung than the launch window: no growth line.
