@@ -18,7 +18,7 @@
 namespace headroom::graph {
 
 // The element types the reserved graphs hold in their compute buffer.
-enum class Elem : std::uint8_t { F32, F16, I32, I64 };
+enum class Elem : std::uint8_t { F32, F16, I32, I64, I8 };
 
 // The ggml ops the skeletons use; only whether an op may run in place (ggml-alloc.c,
 // ggml_op_can_inplace) and whether it is a view changes what the allocator does.
@@ -69,6 +69,13 @@ struct Tensor {
     bool output = false;   // ggml_set_output
     bool external = false; // memory outside the compute buffer (weights, KV cache, their views)
     bool visited = false;  // ggml_build_forward_expand has added it
+    bool cache = false;    // external memory of a cache (KV or recurrent state), not weights
+    // The block whose builder made it (Graph::setLayer): -1 the graph inputs and token rows, the
+    // block count for the output layer. The scheduler places weights and caches by it.
+    std::int32_t layer = -1;
+    // What a copy of this tensor into another backend's compute buffer takes (a cache view's
+    // ggml_nbytes); 0 = its own size.
+    Bytes copy_bytes = 0;
 };
 
 class Graph {
@@ -77,6 +84,11 @@ public:
 
     // A tensor outside the compute buffer (weights, cache tensors); one stands for all of them.
     Id weight() const { return weight_; }
+    // A read of a cache tensor (a K or V view, recurrent states) of the current block: external
+    // memory on the block's backend; `bytes` is what copying the view to another backend takes.
+    Id cacheRead(Bytes bytes);
+    // Tags every tensor made from now on with block `il` (Tensor::layer).
+    void setLayer(std::int32_t il) { layer_ = il; }
     // ggml_new_tensor + ggml_set_input.
     Id input(Elem type, std::int64_t ne0, std::int64_t ne1 = 1, std::int64_t ne2 = 1,
              std::int64_t ne3 = 1);
@@ -119,6 +131,7 @@ private:
     std::vector<Id> leafs_, nodes_;
     std::vector<Id> stack_;
     Id weight_ = kNone;
+    std::int32_t layer_ = -1;
 };
 
 Bytes elemSize(Elem e);
@@ -136,5 +149,42 @@ Bytes nbytes(const Tensor& t);
 // (ggml_backend_buft_get_alignment: 32 on the CPU, TENSOR_ALIGNMENT). One chunk: the CPU
 // buffer type has no maximum size.
 Bytes replayPeak(const Graph& g, Bytes alignment);
+
+// One backend's compute buffer type: ggml_backend_buft_get_alignment and
+// ggml_backend_buft_get_max_size (the chunk size ggml_dyn_tallocr packs into).
+struct BufferType {
+    Bytes alignment = 32;
+    Bytes max_size = 0; // 0: no maximum (the CPU buffer type)
+};
+
+// Where the weights and caches of each block live and how ggml_backend_sched places the graph
+// over the backends: the devices 0..n-1 first, the CPU last (llama_context's backend order).
+struct SchedPlacement {
+    std::vector<BufferType> buffers; // per backend, the CPU's last
+    std::vector<int> layer_backend;  // per block: its dense weights and its cache
+    std::vector<int> expert_backend; // per block: its routed experts (--n-cpu-moe)
+    int output_backend = 0;          // output norm and head
+    // Weight bytes per block (index n_layer: the output head), to size a weight's copy when an
+    // op runs on another backend: dense (attention, FFN, SSM) and routed experts.
+    std::vector<Bytes> dense_bytes, expert_bytes;
+    std::int64_t n_expert = 0;
+    bool op_offload = true;
+    std::int64_t offload_min_batch = 32; // ggml-vulkan op_offload_min_batch_size
+    int n_copies = 1;                    // pipeline parallelism: GGML_SCHED_MAX_COPIES
+};
+
+// One backend's buffer after the scheduled replay: its size (the sum of its chunks' high-water
+// marks) and how many chunks (ggml_backend_buffer allocations) it took.
+struct BackendCompute {
+    Bytes bytes = 0;
+    int chunks = 0;
+};
+
+// The compute buffers ggml_backend_sched reserves for `g` over several backends: nodes assigned
+// as ggml_backend_sched_split_graph does, the graph cut into splits whose foreign inputs are
+// copied into the split's backend, and the copy replayed through one ggml_gallocr with a buffer
+// per backend (ggml_gallocr_alloc_graph_impl with node_buffer_ids), each packed in chunks of its
+// buffer type's maximum size. One entry per backend of `p.buffers`.
+std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement& p);
 
 } // namespace headroom::graph

@@ -218,12 +218,13 @@ public:
 
         // llama_kv_cache::cpy_k / cpy_v: ggml_set_rows of the new rows into the cache (a view of
         // the cache); without flash attention V is stored transposed, one index per element.
-        const Id k_row = g.view(k, {n_head_kv * hd_k, ub, 1, 1},
-                                {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_k), 0, 0});
+        // llama_kv_cache::cpy_k / cpy_v take the rows as ggml_view_2d(cur, n_embd_gqa, n_tokens,
+        // cur->nb[2]): a strided V (Phi-3's view of the fused QKV) keeps its stride, which is
+        // what a copy of the rows to another backend's buffer spans.
+        const Id k_row = g.view(k, {n_head_kv * hd_k, ub, 1, 1}, {4, g.at(k).nb[2], 0, 0});
         g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), W}));
         if (p_.flash_attn) {
-            const Id v_row = g.view(v, {n_head_kv * hd_v, ub, 1, 1},
-                                    {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_v), 0, 0});
+            const Id v_row = g.view(v, {n_head_kv * hd_v, ub, 1, 1}, {4, g.at(v).nb[2], 0, 0});
             g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W}));
         } else {
             // llama_kv_cache::cpy_v: a strided V (Phi-3's view) is made contiguous first.
@@ -241,13 +242,15 @@ public:
         const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
         Id cur;
         if (p_.flash_attn) {
-            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1}, {qp, W, W, mask});
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1},
+                               {qp, kCache(l, n_kv), vCache(l, n_kv), mask});
             cur = g.reshape(fa, {hd_v * n_head, ub, 1, 1});
         } else {
-            Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {W, qp});
+            Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {kCache(l, n_kv), qp});
             if (f.softcap) kq = g.scale(g.unary(Op::Unary, g.scale(kq)));
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
-            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {W, sm});
+            const Id kqv =
+                g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {vCache(l, n_kv), sm});
             const Id perm = g.permute(kqv, 0, 2, 1, 3);
             cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
         }
@@ -293,15 +296,17 @@ public:
         const Id mask = kqMask(false);
         Id cur;
         if (p_.flash_attn) {
-            const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, W, W, mask});
+            const Id kc = kCache(l, p_.n_kv);
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, kc, kc, mask});
             const Id fp = g.permute(fa, 0, 2, 1, 3);
             const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, fp});
             const Id vc = g.cont(g.permute(vm, 0, 2, 1, 3), {hv, nh, ub, 1});
             cur = g.reshape(vc, {hv * nh, ub, 1, 1});
         } else {
             const std::int64_t n_kv = p_.n_kv;
-            const Id v_cont = g.op(Op::Cont, Elem::F16, {n_kv, lora, 1, 1}, {W});
-            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, nh, 1}, {W, qp});
+            const Id kc = kCache(l, n_kv);
+            const Id v_cont = g.op(Op::Cont, Elem::F16, {n_kv, lora, 1, 1}, {kc});
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, nh, 1}, {kc, qp});
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
             const Id kqv = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {v_cont, sm});
             const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, kqv});
@@ -398,13 +403,14 @@ public:
     // into the buffer, and the extra states copied within the cache (a zero-row get_rows when
     // every state is in the batch); the cache writes are views of external memory.
     Id stateRows(std::int64_t state_size) {
-        const Id rows =
-            g.op(Op::GetRows, Elem::F32, {state_size, n_seqs(), 1, 1}, {W, sCopyMain()});
+        const Id rows = g.op(Op::GetRows, Elem::F32, {state_size, n_seqs(), 1, 1},
+                             {states(state_size), sCopyMain()});
         g.expand(rows);
         return rows;
     }
     void extraStates(std::int64_t state_size) {
-        const Id extra = g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {W, sCopyExtra()});
+        const Id extra =
+            g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {states(state_size), sCopyExtra()});
         g.expand(g.externalNode(Op::Cpy, {extra, W}));
     }
 
@@ -452,7 +458,7 @@ public:
         // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
         const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
                               {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
-                              {W, xv, dtb, W, b, c, sCopyMain()});
+                              {states(d_state * d_inner), xv, dtb, W, b, c, sCopyMain()});
         g.expand(y_ssm);
         extraStates(d_state * d_inner);
         const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
@@ -476,6 +482,7 @@ public:
         const size_t n_layer = m_.layers.size();
         const Family f;
         for (size_t il = 0; il < n_layer; ++il) {
+            g.setLayer(static_cast<std::int32_t>(il));
             Id cur = mamba2(norm(inpL, f));
             if (il + 1 == n_layer) {
                 cur = g.getRows(cur, outIds());
@@ -506,6 +513,7 @@ public:
         for (const LayerShape& l : m_.layers)
             n_layer += l.is_mtp ? 0 : 1;
         for (size_t il = 0; il < n_layer; ++il) {
+            g.setLayer(static_cast<std::int32_t>(il));
             const Id attn = attention(m_.layers[il], norm(inpL, f), f);
             const Id ssm = mamba2(norm(inpL, f), false);
             const Id layer_out = g.add(mm(m_.n_embd, attn), ssm);
@@ -527,6 +535,7 @@ public:
         const std::int64_t n_embd = m_.n_embd, ub = ub_, n_seqs = this->n_seqs();
         const std::int64_t n_tok = ub / n_seqs;
         for (size_t il = 0; il < n_layer; ++il) {
+            g.setLayer(static_cast<std::int32_t>(il));
             const LayerShape& l = m_.layers[il];
             Id out;
             if (l.isRecurrent()) {
@@ -564,8 +573,10 @@ public:
 
     Bytes nemotronH(const Family& f) {
         Id inpL = embeddings();
-        for (const LayerShape& l : m_.layers) {
+        for (size_t il = 0; il < m_.layers.size(); ++il) {
+            const LayerShape& l = m_.layers[il];
             if (l.is_mtp) continue;
+            g.setLayer(static_cast<std::int32_t>(il));
             const Id normed = norm(inpL, f);
             Id cur;
             if (l.isRecurrent())
@@ -576,6 +587,7 @@ public:
                 cur = mm(m_.n_embd, g.unary(Op::Sqr, g.unary(Op::Unary, mm(m_.n_ff, normed))));
             inpL = g.add(cur, inpL);
         }
+        g.setLayer(static_cast<std::int32_t>(m_.layers.size())); // the output layer
         const Id h = norm(inpL, f);
         g.setOutput(h);
         const Id result_norm = g.getRows(h, outIds());
@@ -594,6 +606,7 @@ public:
         for (const LayerShape& l : m_.layers)
             n_layer += l.is_mtp ? 0 : 1;
         for (size_t il = 0; il < n_layer; ++il) {
+            g.setLayer(static_cast<std::int32_t>(il));
             const LayerShape& l = m_.layers[il];
             const bool last = il + 1 == n_layer;
             Id inpSA = inpL;
@@ -641,6 +654,7 @@ public:
     // The final norm (result_norm) and the output head (result_output), both graph outputs
     // (llm_graph_result::set_outputs -> ggml_set_output).
     Bytes finish(Id inpL, const Family& f) {
+        g.setLayer(static_cast<std::int32_t>(m_.layers.size())); // the output layer
         const Id result_norm = norm(inpL, f);
         Id out = mm(m_.n_vocab, result_norm);
         if (f.logit_scale) out = g.scale(out);
@@ -734,6 +748,22 @@ private:
             g.isContiguous(cur) ? g.reshape(cur, {n, rows, 1, 1}) : g.cont(cur, {n, rows, 1, 1});
         const Id rot = g.op(Op::MulMat, Elem::F32, {n, rows, 1, 1}, {rot_input, flat});
         return g.reshape(rot, ne);
+    }
+
+    // The layer's K / V cache as build_attn_mha reads it (llama_kv_cache::get_k / get_v: a view
+    // of n_kv cells of every stream), external memory; its bytes are what a copy to another
+    // backend takes.
+    Id kCache(const LayerShape& l, std::int64_t n_kv) {
+        return g.cacheRead(
+            satMul(ggmlRowBytes(p_.type_k, l.n_embd_k_gqa), static_cast<Bytes>(n_kv) * n_seqs()));
+    }
+    Id vCache(const LayerShape& l, std::int64_t n_kv) {
+        return g.cacheRead(
+            satMul(ggmlRowBytes(p_.type_v, l.n_embd_v_gqa), static_cast<Bytes>(n_kv) * n_seqs()));
+    }
+    // A recurrent layer's states (llama_memory_recurrent r_l / s_l, f32, one row per sequence).
+    Id states(std::int64_t state_size) {
+        return g.cacheRead(4 * static_cast<Bytes>(state_size) * static_cast<Bytes>(n_seqs()));
     }
 
     // The cache's row indices (llm_graph_input_attn_kv: self_k_idxs, self_v_idxs), one pair per
@@ -920,6 +950,51 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
 } // namespace headroom
 
 namespace headroom {
+
+std::optional<std::vector<graph::BackendCompute>>
+scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
+                 const graph::SchedPlacement& placement) {
+    Family f;
+    const Kind kind = kindOf(model, f);
+    if (kind == Kind::None) return std::nullopt;
+    std::uint64_t key = mix(memoKey(model, params), static_cast<std::uint64_t>(params.type_k));
+    key = mix(key, static_cast<std::uint64_t>(params.type_v));
+    for (const graph::BufferType& b : placement.buffers)
+        key = mix(mix(key, b.alignment), b.max_size);
+    // Backends are -1 (none) or small indices: shifted to non-negative before widening.
+    for (const int b : placement.layer_backend)
+        key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)));
+    for (const int b : placement.expert_backend)
+        key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)) << 8);
+    for (const Bytes b : placement.dense_bytes)
+        key = mix(key, b);
+    for (const Bytes b : placement.expert_bytes)
+        key = mix(key, b);
+    for (const std::uint64_t v :
+         {static_cast<std::uint64_t>(static_cast<unsigned>(placement.output_backend + 1)),
+          static_cast<std::uint64_t>(placement.n_expert), std::uint64_t{placement.op_offload},
+          static_cast<std::uint64_t>(placement.offload_min_batch),
+          static_cast<std::uint64_t>(placement.n_copies)})
+        key = mix(key, v);
+    constexpr size_t kMemo = 512;
+    thread_local std::unordered_map<std::uint64_t, std::vector<graph::BackendCompute>> memo;
+    if (const auto it = memo.find(key); it != memo.end()) return it->second;
+    Builder b(model, params);
+    if (kind == Kind::Mamba2)
+        b.mamba2Model();
+    else if (f.nemotron_h)
+        b.nemotronH(f);
+    else if (f.falcon_h1)
+        b.falconH1(f);
+    else if (f.lfm2)
+        b.lfm2(f);
+    else
+        b.dense(f);
+    std::vector<graph::BackendCompute> result = graph::replaySchedule(b.built(), placement);
+    if (memo.size() >= kMemo) memo.clear();
+    memo.emplace(key, result);
+    return result;
+}
 
 std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGraphParams& params) {
     Family f;
