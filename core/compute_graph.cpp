@@ -675,6 +675,10 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     }
     for (const Id n : nodes) {
         const Tensor& tn = t[n];
+        if (p.pin_norms && tn.layer_norm_pin && tn.layer >= 0 && tn.layer < n_layer) {
+            be[n] = layerBackend(tn.layer);
+            continue;
+        }
         if (tn.external) {
             be[n] = layerBackend(tn.layer);
             continue;

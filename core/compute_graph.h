@@ -76,6 +76,9 @@ struct Tensor {
     // What a copy of this tensor into another backend's compute buffer takes (a cache view's
     // ggml_nbytes); 0 = its own size.
     Bytes copy_bytes = 0;
+    // A block's weighted norm, which llama.cpp pins to the block's backend when the scheduler
+    // would otherwise run it with the previous block (SchedPlacement::pin_norms).
+    bool layer_norm_pin = false;
 };
 
 class Graph {
@@ -89,6 +92,7 @@ public:
     Id cacheRead(Bytes bytes);
     // Tags every tensor made from now on with block `il` (Tensor::layer).
     void setLayer(std::int32_t il) { layer_ = il; }
+    void pinToLayer(Id t) { t_[t].layer_norm_pin = true; }
     // ggml_new_tensor + ggml_set_input.
     Id input(Elem type, std::int64_t ne0, std::int64_t ne1 = 1, std::int64_t ne2 = 1,
              std::int64_t ne3 = 1);
@@ -171,6 +175,10 @@ struct SchedPlacement {
     bool op_offload = true;
     std::int64_t offload_min_batch = 32; // ggml-vulkan op_offload_min_batch_size
     int n_copies = 1;                    // pipeline parallelism: GGML_SCHED_MAX_COPIES
+    // llama_context::graph_get_cb: under full offload (n_gpu_layers > n_layer) or a micro-batch
+    // under 32, each block's weighted norms are set to the block's backend before the
+    // scheduler places the rest (ggml_backend_sched_set_tensor_backend).
+    bool pin_norms = false;
 };
 
 // One backend's buffer after the scheduled replay: its size (the sum of its chunks' high-water

@@ -182,11 +182,11 @@ public:
                                4 * static_cast<std::uint64_t>(n_qkv * ub)});
             Id t = mm(heads * hd, x);
             if (f.qkv_bias) t = g.add(t, W);
-            if (f.qk_norm_full && qk) t = g.mul(g.rmsNorm(t), W);
+            if (f.qk_norm_full && qk) t = g.mul(pinned(g.rmsNorm(t)), W);
             return g.reshape(t, {hd, heads, ub, 1});
         };
         auto normRope = [&](Id t) {
-            if (f.qk_norm) t = g.mul(g.rmsNorm(t), W);
+            if (f.qk_norm) t = g.mul(pinned(g.rmsNorm(t)), W);
             if (!rope) return t;
             t = g.unary(Op::Rope, t, {positions(), W});
             return f.l2_norm_qk ? g.rmsNorm(t) : t;
@@ -268,7 +268,8 @@ public:
         const std::int64_t nh = l.n_head, ub = ub_;
         const std::int64_t hk = a.head_k, rope = a.rope, nope = hk - rope, lora = a.kv_lora;
         const std::int64_t hv = a.head_v;
-        Id q = a.q_lora > 0 ? mm(nh * hk, g.mul(g.rmsNorm(mm(a.q_lora, x)), W)) : mm(nh * hk, x);
+        Id q = a.q_lora > 0 ? mm(nh * hk, g.mul(pinned(g.rmsNorm(mm(a.q_lora, x))), W))
+                            : mm(nh * hk, x);
         q = g.reshape(q, {hk, nh, ub, 1});
         const Tensor& tq = g.at(q);
         const auto qnb = tq.nb;
@@ -280,7 +281,7 @@ public:
         const Id kv_pe = mm(lora + rope, x);
         const auto kvnb = g.at(kv_pe).nb;
         Id kv = g.view(kv_pe, {lora, ub, 1, 1}, kvnb);
-        kv = g.mul(g.rmsNorm(kv), W);
+        kv = g.mul(pinned(g.rmsNorm(kv)), W);
         const Id v = g.reshape(kv, {lora, 1, ub, 1});
         const Id k_pe =
             g.unary(Op::Rope, g.view(kv_pe, {rope, 1, ub, 1}, {4, kvnb[1], kvnb[1], kvnb[2]}),
@@ -471,7 +472,7 @@ public:
         Id out = g.glu(zc, y_d);
         if (group_norm) {
             out = g.reshape(out, {d_inner / n_group, n_group, n_tok, n_seqs});
-            out = g.mul(g.rmsNorm(out), W);
+            out = g.mul(pinned(g.rmsNorm(out)), W);
         }
         out = g.reshape(out, {d_inner, n_tok, n_seqs, 1});
         return mm(m_.n_embd, out);
@@ -493,7 +494,16 @@ public:
         return finish(inpL, f);
     }
 
-    Id norm(Id x, const Family& f) { return g.mul(f.layer_norm ? g.norm(x) : g.rmsNorm(x), W); }
+    Id norm(Id x, const Family& f) {
+        return g.mul(pinned(f.layer_norm ? g.norm(x) : g.rmsNorm(x)), W);
+    }
+    // llm_graph_context::build_norm names a weighted norm "norm" (cb(cur, "norm", il)), and
+    // llama_context::graph_get_cb pins it to its block's device under full offload or a
+    // micro-batch under 32 (compute_graph.h Tensor::layer_norm_pin).
+    Id pinned(Id t) {
+        g.pinToLayer(t);
+        return t;
+    }
 
     // The residual add and the FFN after a block's attention or SSM output `cur`.
     Id ffnBlock(const LayerShape& l, Id cur, Id inpSA, const Family& f) {

@@ -114,6 +114,51 @@ private slots:
         QCOMPARE(r[1].bytes, host);
     }
 
+    void aBlocksNormRunsOnItsOwnDeviceWhenPinned_data() {
+        QTest::addColumn<bool>("pin");
+        QTest::addColumn<Bytes>("dev0");
+        // Block 0 on device 0, block 1 and the output on device 1; token rows [32, 64] f32
+        // (8 KiB) on the CPU. Device 0 holds the rows' copy [0,8192) and h0 ([64, 64] f32,
+        // 16 KiB) [8192,24576); the copy is freed once h0 is computed.
+        // Unpinned, block 1's norm of h0 has no weight of its own and follows h0 onto device 0
+        // (the devices' expansion down); h0 is read again by the residual add, so the norm cannot
+        // run in place and the 8 KiB hole is too small: [24576,40960), 40960 B.
+        QTest::newRow("unpinned") << false << Bytes{40960};
+        // Pinned (llama_context::graph_get_cb under full offload), the norm runs on device 1 and
+        // device 0 holds only the copy and h0: 24576 B.
+        QTest::newRow("pinned") << true << Bytes{24576};
+    }
+    void aBlocksNormRunsOnItsOwnDeviceWhenPinned() {
+        QFETCH(bool, pin);
+        QFETCH(Bytes, dev0);
+        Graph g;
+        const Id w = g.weight();
+        const Id tokens = g.input(Elem::I32, 64);
+        const Id rows = g.op(Op::GetRows, Elem::F32, {32, 64, 1, 1}, {w, tokens});
+        g.setLayer(0);
+        const Id h0 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, rows});
+        g.setLayer(1);
+        const Id norm = g.rmsNorm(h0);
+        g.pinToLayer(norm);
+        const Id cur = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, g.mul(norm, w)});
+        const Id h1 = g.add(cur, h0);
+        g.setLayer(2);
+        const Id logits = g.op(Op::MulMat, Elem::F32, {128, 64, 1, 1}, {w, h1});
+        g.setOutput(logits);
+        g.expand(logits);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0, 1};
+        p.expert_backend = {0, 1};
+        p.output_backend = 1;
+        p.dense_bytes = {8192, 8192, 16384};
+        p.expert_bytes = {0, 0, 0};
+        p.op_offload = false;
+        p.pin_norms = pin;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, dev0);
+    }
+
     void pipelineCopiesOfTheInputsAreKeptForTheWholeGraph() {
         // Everything on device 0 but the token rows: 4 copies (GGML_SCHED_MAX_COPIES) of every
         // graph input stay allocated, as do 4 copies of the rows the device reads. The CPU: the
