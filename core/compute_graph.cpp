@@ -1,6 +1,8 @@
 #include "compute_graph.h"
 
 #include <algorithm>
+#include <array>
+#include <initializer_list>
 #include <limits>
 
 namespace headroom::graph {
@@ -219,12 +221,12 @@ Id Graph::cacheRead(Bytes bytes) {
     return add(t);
 }
 
-Id Graph::externalNode(Op o, std::initializer_list<Id> srcs) {
+Id Graph::externalNode(Op o, std::initializer_list<Id> srcs, Id cache) {
     Tensor t;
     t.op = o;
     t.external = true;
     t.cache = true;
-    t.view_src = weight_;
+    t.view_src = cache != kNone ? cache : weight_;
     size_t i = 0;
     // The cache written to is the block's own memory, not a weight.
     for (const Id s : srcs)
@@ -608,6 +610,175 @@ Bytes layoutBytes(const Tensor& t) {
     return b;
 }
 
+// ggml-vulkan's fusion patterns that ggml_vk_graph_optimize keeps together (ggml-vulkan.cpp
+// topk_moe_early_softmax_norm, topk_moe_sigmoid_norm_bias, topk_moe_early_softmax,
+// topk_moe_late_softmax; the others hold ops no skeleton has).
+constexpr std::array<std::initializer_list<Op>, 4> kKeptPatterns{{
+    {Op::SoftMax, Op::Reshape, Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SumRows,
+     Op::Clamp, Op::Div, Op::Reshape},
+    {Op::Unary, Op::Reshape, Op::Add, Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SumRows,
+     Op::Clamp, Op::Div, Op::Reshape},
+    {Op::SoftMax, Op::Reshape, Op::Argsort, Op::View, Op::GetRows},
+    {Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SoftMax, Op::Reshape},
+}};
+
+// ggml_vk_graph_optimize (ggml-vulkan.cpp), which ggml_backend_sched_split_graph runs on each
+// Vulkan split before the graph is allocated: from the first node not yet placed, it pulls
+// forward the next nodes (of the following 20) that read nothing still unplaced, so independent
+// branches run together, keeping fusable chains (RMS_NORM + MUL, ROPE + VIEW + SET_ROWS, ...)
+// adjacent, then the views whose sources are placed.
+void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& nodes) {
+    const int n = static_cast<int>(nodes.size());
+    // An index as the vectors take it (the loops count in int as ggml_vk_graph_optimize does).
+    auto U = [](int i) { return static_cast<size_t>(i); };
+    auto op = [&](int i) { return t[nodes[U(i)]].op; };
+    auto isEmpty = [&](Id x) {
+        const Op o = t[x].op;
+        return o == Op::None || o == Op::Reshape || o == Op::View || o == Op::Permute;
+    };
+    // The skeletons' external writes have the one weight tensor as view_src when they name no
+    // cache: they are then their own base.
+    auto base = [&](Id x) {
+        const Id v = t[x].view_src;
+        return v != kNone && v != weight ? v : x;
+    };
+    auto isSrcOf = [&](Id dst, Id src) {
+        for (size_t s = 0; s < t[dst].src.size(); ++s) {
+            const Id ds = t[dst].src[s];
+            if (ds == src) return true;
+            if (isEmpty(dst) || isEmpty(src)) continue;
+            if (ds != kNone && base(ds) == base(src)) return true;
+            const Id ss = t[src].src[s];
+            if (ss != kNone && base(dst) == base(ss)) return true;
+        }
+        return base(dst) == base(src);
+    };
+    std::vector<Id> order;
+    order.reserve(nodes.size());
+    std::vector<bool> used(nodes.size(), false);
+    std::vector<bool> placed(t.size(), false); // used_node_set
+    auto matches = [&](std::initializer_list<Op> pattern, int start) {
+        if (start + static_cast<int>(pattern.size()) > n) return false;
+        int j = 0;
+        for (const Op o : pattern) {
+            if (op(start + j) != o || used[U(start + j)]) return false;
+            ++j;
+        }
+        return true;
+    };
+    auto at = [&](int i) { return nodes[U(i)]; };
+    int first = 0;
+    while (first < n) {
+        bool kept = false;
+        for (const auto& pattern : kKeptPatterns)
+            if (matches(pattern, first)) {
+                for (int j = 0; j < static_cast<int>(pattern.size()); ++j) {
+                    order.push_back(at(first + j));
+                    placed[static_cast<size_t>(at(first + j))] = true;
+                    used[U(first + j)] = true;
+                }
+                while (first < n && used[U(first)])
+                    ++first;
+                kept = true;
+                break;
+            }
+        if (kept) continue;
+        std::vector<int> set{first};
+        constexpr int kCheck = 20;
+        const int last = std::min(first + kCheck, n);
+        for (int j = first + 1; j < last; ++j) {
+            if (used[U(j)] || isEmpty(at(j))) continue;
+            if (std::any_of(kKeptPatterns.begin(), kKeptPatterns.end(),
+                            [&](const auto& pattern) { return matches(pattern, j); }))
+                continue;
+            bool ok = true;
+            for (int c = first; c < j && ok; ++c) {
+                if (used[U(c)] || !isSrcOf(at(j), at(c))) continue;
+                const bool adjacent = j == c + 1 && c == set.back();
+                const Op oc = op(c), oj = op(j);
+                const bool fusable =
+                    adjacent &&
+                    ((oc == Op::RmsNorm && oj == Op::Mul) || (oc == Op::MulMat && oj == Op::Add) ||
+                     (oc == Op::MulMatId && oj == Op::AddId) ||
+                     (oc == Op::MulMatId && oj == Op::Mul) || (oc == Op::Add && oj == Op::Add) ||
+                     (oc == Op::SsmConv && oj == Op::Add) ||
+                     (oc == Op::SsmConv && oj == Op::Unary));
+                if (!fusable) ok = false;
+            }
+            if (!ok) continue;
+            set.push_back(j);
+            int rope = j;
+            // RMS_NORM + MUL: the ROPE that reads it comes along.
+            if (op(j) == Op::Mul && j > 0 && op(j - 1) == Op::RmsNorm)
+                for (int k = j + 1; k < std::min(j + 15, n); ++k) {
+                    const Tensor& tk = t[at(k)];
+                    if (tk.op == Op::Rope && tk.src[0] == at(j) && tk.src[1] != kNone &&
+                        t[tk.src[1]].op == Op::None &&
+                        (tk.src[2] == kNone || t[tk.src[2]].op == Op::None)) {
+                        rope = k;
+                        set.push_back(k);
+                        used[U(k)] = true;
+                        break;
+                    }
+                }
+            // ROPE + VIEW + SET_ROWS made consecutive.
+            if (op(rope) == Op::Rope) {
+                int view = -1;
+                for (int k = rope + 1; k < std::min(rope + 10, n); ++k) {
+                    const Tensor& tk = t[at(k)];
+                    if (view == -1 && tk.op == Op::View && tk.src[0] == at(rope)) {
+                        view = k;
+                        continue;
+                    }
+                    if (view != -1 && tk.op == Op::SetRows && tk.src[0] == at(view)) {
+                        set.push_back(view);
+                        set.push_back(k);
+                        used[U(view)] = true;
+                        used[U(k)] = true;
+                        break;
+                    }
+                }
+            }
+            auto pullNext = [&](Op want, bool check_src1) {
+                for (int k = j + 1; k < std::min(j + 15, n); ++k) {
+                    const Tensor& tk = t[at(k)];
+                    if (tk.op != want || tk.src[0] != at(j)) continue;
+                    if (check_src1 &&
+                        !(tk.src[1] != kNone &&
+                          (t[tk.src[1]].op == Op::None || placed[static_cast<size_t>(tk.src[1])])))
+                        continue;
+                    set.push_back(k);
+                    used[U(k)] = true;
+                    return;
+                }
+            };
+            // MUL_MAT_ID + ADD_ID + MUL, MUL_MAT + ADD + ADD, SSM_CONV + ADD + UNARY.
+            if (op(j) == Op::AddId && op(j - 1) == Op::MulMatId) pullNext(Op::Mul, true);
+            if (op(j) == Op::Add && op(j - 1) == Op::MulMat) pullNext(Op::Add, true);
+            if (op(j) == Op::Add && op(j - 1) == Op::SsmConv) pullNext(Op::Unary, false);
+        }
+        // The views, unless the set ends in an ADD (add -> rms_norm, add -> add fusions).
+        if (op(set.back()) != Op::Add)
+            for (int j = first + 1; j < last; ++j) {
+                if (used[U(j)] || !isEmpty(at(j))) continue;
+                bool ok = true;
+                for (int c = first; c < j && ok; ++c)
+                    if (!used[U(c)] && isSrcOf(at(j), at(c)) &&
+                        std::find(set.begin(), set.end(), c) == set.end())
+                        ok = false;
+                if (ok) set.push_back(j);
+            }
+        for (const int c : set) {
+            order.push_back(at(c));
+            placed[static_cast<size_t>(at(c))] = true;
+            used[U(c)] = true;
+        }
+        while (first < n && used[U(first)])
+            ++first;
+    }
+    nodes = std::move(order);
+}
+
 } // namespace
 
 std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement& p) {
@@ -820,9 +991,12 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
             out_nodes.push_back(cpy);
             node_buf.push_back(sp.backend);
         }
-        for (size_t k = sp.start; k < sp.end; ++k) {
-            out_nodes.push_back(nodes[k]);
-            node_buf.push_back(be[nodes[k]]);
+        std::vector<Id> split_nodes(nodes.begin() + static_cast<std::ptrdiff_t>(sp.start),
+                                    nodes.begin() + static_cast<std::ptrdiff_t>(sp.end));
+        if (p.vulkan_reorder && sp.backend != cpu) vkGraphOptimize(t, W, split_nodes);
+        for (const Id n : split_nodes) {
+            out_nodes.push_back(n);
+            node_buf.push_back(be[n]);
         }
     }
     for (const auto& [c, b] : kept_copies) {

@@ -116,7 +116,9 @@ public:
     Id permute(Id a, int ax0, int ax1, int ax2, int ax3);
     // A view of external memory (a cache tensor) with the given sources (ggml_set_rows,
     // ggml_view_* of the cache).
-    Id externalNode(Op op, std::initializer_list<Id> srcs);
+    // `cache`: the cache read (cacheRead) whose memory the node writes, its view_src.
+    Id externalNode(Op op, std::initializer_list<Id> srcs, Id cache = kNone);
+    std::int32_t layer() const { return layer_; }
 
     void setOutput(Id t) { t_[t].output = true; }
     // ggml_is_contiguous.
@@ -179,6 +181,8 @@ struct SchedPlacement {
     // under 32, each block's weighted norms are set to the block's backend before the
     // scheduler places the rest (ggml_backend_sched_set_tensor_backend).
     bool pin_norms = false;
+    // ggml_vk_graph_optimize reorders each device split before it is allocated.
+    bool vulkan_reorder = false;
 };
 
 // One backend's buffer after the scheduled replay: its size (the sum of its chunks' high-water

@@ -3,6 +3,7 @@
 #include "compute_graph.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -221,17 +222,20 @@ public:
         // llama_kv_cache::cpy_k / cpy_v take the rows as ggml_view_2d(cur, n_embd_gqa, n_tokens,
         // cur->nb[2]): a strided V (Phi-3's view of the fused QKV) keeps its stride, which is
         // what a copy of the rows to another backend's buffer spans.
+        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
         const Id k_row = g.view(k, {n_head_kv * hd_k, ub, 1, 1}, {4, g.at(k).nb[2], 0, 0});
-        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), W}));
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), W}, kCache(l, n_kv)));
         if (p_.flash_attn) {
             const Id v_row = g.view(v, {n_head_kv * hd_v, ub, 1, 1}, {4, g.at(v).nb[2], 0, 0});
-            g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W}));
+            g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W},
+                                    vCache(l, n_kv)));
         } else {
             // llama_kv_cache::cpy_v: a strided V (Phi-3's view) is made contiguous first.
             const Id v2 = g.isContiguous(v) ? g.reshape(v, {n_head_kv * hd_v, ub, 1, 1})
                                             : g.cont(v, {n_head_kv * hd_v, ub, 1, 1});
             const Id v1 = g.reshape(v2, {1, n_head_kv * hd_v * ub, 1, 1});
-            g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), W}));
+            g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), W},
+                                    vCache(l, n_kv)));
         }
 
         // build_attn_mha: q as [hd, ub, n_head], K and V read from the cache.
@@ -239,7 +243,6 @@ public:
         const Id qv = g.view(q, tq.ne, tq.nb);
         const Id qp = g.permute(qv, 0, 2, 1, 3);
         const Id mask = kqMask(swa);
-        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
         Id cur;
         if (p_.flash_attn) {
             const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1},
@@ -291,7 +294,7 @@ public:
         g.expand(v);
         g.expand(k);
         const Id k_row = g.view(k, {lora + rope, ub, 1, 1}, g.at(k).nb);
-        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(false), W}));
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(false), W}, kCache(l, p_.n_kv)));
         const auto qn = g.at(q);
         const Id qp = g.permute(g.view(q, qn.ne, qn.nb), 0, 2, 1, 3);
         const Id mask = kqMask(false);
@@ -403,16 +406,16 @@ public:
     // llm_graph_context::build_rs: the sequences' states gathered from the cache (s_copy_main)
     // into the buffer, and the extra states copied within the cache (a zero-row get_rows when
     // every state is in the batch); the cache writes are views of external memory.
-    Id stateRows(std::int64_t state_size) {
+    Id stateRows(std::int64_t state_size, bool ssm = false) {
         const Id rows = g.op(Op::GetRows, Elem::F32, {state_size, n_seqs(), 1, 1},
-                             {states(state_size), sCopyMain()});
+                             {states(state_size, ssm), sCopyMain()});
         g.expand(rows);
         return rows;
     }
-    void extraStates(std::int64_t state_size) {
-        const Id extra =
-            g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {states(state_size), sCopyExtra()});
-        g.expand(g.externalNode(Op::Cpy, {extra, W}));
+    void extraStates(std::int64_t state_size, bool ssm = false) {
+        const Id cache = states(state_size, ssm);
+        const Id extra = g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {cache, sCopyExtra()});
+        g.expand(g.externalNode(Op::Cpy, {extra, cache}, cache));
     }
 
     // llm_build_mamba::build_mamba2_layer as llama.cpp v0.4.0 builds it (src/llama-model.cpp):
@@ -443,7 +446,8 @@ public:
                                {conv, g.permute(xbc, 1, 0, 2, 3)});
         const Tensor& tc = g.at(conv_x);
         const Id last_conv = g.view(conv_x, {d_conv - 1, ch, n_seqs, 1}, tc.nb);
-        g.expand(g.externalNode(Op::Cpy, {last_conv, W}));
+        const Id conv_cache = states((d_conv - 1) * ch);
+        g.expand(g.externalNode(Op::Cpy, {last_conv, conv_cache}, conv_cache));
         Id xs = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_x, W});
         xs = g.add(xs, W);
         xs = g.unary(Op::Unary, xs);
@@ -459,11 +463,12 @@ public:
         // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
         const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
                               {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
-                              {states(d_state * d_inner), xv, dtb, W, b, c, sCopyMain()});
+                              {states(d_state * d_inner, true), xv, dtb, W, b, c, sCopyMain()});
         g.expand(y_ssm);
-        extraStates(d_state * d_inner);
+        extraStates(d_state * d_inner, true);
         const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
-        g.expand(g.externalNode(Op::Cpy, {y_state, W}));
+        const Id ssm_cache = states(d_state * d_inner, true);
+        g.expand(g.externalNode(Op::Cpy, {y_state, ssm_cache}, ssm_cache));
         const std::uint64_t hd4 = 4 * static_cast<std::uint64_t>(head_dim);
         const Id y = g.view(y_ssm, {head_dim, n_head, n_tok, n_seqs},
                             {4, hd4, hd4 * n_head, hd4 * n_head * n_tok});
@@ -563,7 +568,8 @@ public:
                 const Id conv_x = g.op(Op::Concat, Elem::F32, {lc + n_tok, n_embd, n_seqs, 1},
                                        {conv, g.permute(bx, 1, 0, 2, 3)});
                 const Id last = g.view(conv_x, {lc, n_embd, n_seqs, 1}, g.at(conv_x).nb);
-                g.expand(g.externalNode(Op::Cpy, {last, W}));
+                const Id conv_cache = states(lc * n_embd);
+                g.expand(g.externalNode(Op::Cpy, {last, conv_cache}, conv_cache));
                 const Id c = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
                 const Id y = g.op(Op::SsmConv, Elem::F32, {n_embd, n_tok, n_seqs, 1}, {conv_x, W});
                 out = g.reshape(mm(n_embd, g.mul(c, y)), {n_embd, ub, 1, 1});
@@ -764,16 +770,29 @@ private:
     // of n_kv cells of every stream), external memory; its bytes are what a copy to another
     // backend takes.
     Id kCache(const LayerShape& l, std::int64_t n_kv) {
-        return g.cacheRead(
-            satMul(ggmlRowBytes(p_.type_k, l.n_embd_k_gqa), static_cast<Bytes>(n_kv) * n_seqs()));
+        return cacheLeaf(0, satMul(ggmlRowBytes(p_.type_k, l.n_embd_k_gqa),
+                                   static_cast<Bytes>(n_kv) * n_seqs()));
     }
     Id vCache(const LayerShape& l, std::int64_t n_kv) {
-        return g.cacheRead(
-            satMul(ggmlRowBytes(p_.type_v, l.n_embd_v_gqa), static_cast<Bytes>(n_kv) * n_seqs()));
+        return cacheLeaf(1, satMul(ggmlRowBytes(p_.type_v, l.n_embd_v_gqa),
+                                   static_cast<Bytes>(n_kv) * n_seqs()));
     }
-    // A recurrent layer's states (llama_memory_recurrent r_l / s_l, f32, one row per sequence).
-    Id states(std::int64_t state_size) {
-        return g.cacheRead(4 * static_cast<Bytes>(state_size) * static_cast<Bytes>(n_seqs()));
+    // A recurrent layer's states (llama_memory_recurrent r_l, or s_l for `ssm`: f32, one row per
+    // sequence).
+    Id states(std::int64_t state_size, bool ssm = false) {
+        return cacheLeaf(ssm ? 3 : 2,
+                         4 * static_cast<Bytes>(state_size) * static_cast<Bytes>(n_seqs()));
+    }
+    // One tensor per cache of the current block (K, V, conv state, SSM state), so its writes
+    // (views of it) and reads are seen to touch the same memory.
+    Id cacheLeaf(size_t kind, Bytes bytes) {
+        if (cache_layer_ != g.layer()) {
+            cache_leaf_.fill(kNone);
+            cache_layer_ = g.layer();
+        }
+        Id& leaf = cache_leaf_[kind];
+        if (leaf == kNone) leaf = g.cacheRead(bytes);
+        return leaf;
     }
 
     // The cache's row indices (llm_graph_input_attn_kv: self_k_idxs, self_v_idxs), one pair per
@@ -808,6 +827,8 @@ private:
     Id mask_ = kNone, mask_swa_ = kNone, attn_scale_ = kNone;
     Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
+    std::array<Id, 4> cache_leaf_{kNone, kNone, kNone, kNone};
+    std::int32_t cache_layer_ = -2;
 };
 
 // The skeletons cover blocks with standard attention and a dense or routed-expert FFN; anything
@@ -984,7 +1005,8 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
          {static_cast<std::uint64_t>(static_cast<unsigned>(placement.output_backend + 1)),
           static_cast<std::uint64_t>(placement.n_expert), std::uint64_t{placement.op_offload},
           static_cast<std::uint64_t>(placement.offload_min_batch),
-          static_cast<std::uint64_t>(placement.n_copies)})
+          static_cast<std::uint64_t>(placement.n_copies), std::uint64_t{placement.pin_norms},
+          std::uint64_t{placement.vulkan_reorder}})
         key = mix(key, v);
     constexpr size_t kMemo = 512;
     thread_local std::unordered_map<std::uint64_t, std::vector<graph::BackendCompute>> memo;

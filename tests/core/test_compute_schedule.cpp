@@ -159,6 +159,47 @@ private slots:
         QCOMPARE(r[0].bytes, dev0);
     }
 
+    void vulkansReorderRunsIndependentBranchesTogether_data() {
+        QTest::addColumn<bool>("reorder");
+        QTest::addColumn<Bytes>("device");
+        // On device 0: a and b (1 KiB products of the input's copy, 256 B), each repeated to
+        // 2 KiB (a2, b2), summed in place into a2. In build order: the copy [0,256), a
+        // [256,1280), a2 [1280,3328); a is freed and b takes its place, b2 goes on top
+        // [3328,5376): 5376 B.
+        QTest::newRow("build order") << false << Bytes{5376};
+        // ggml_vk_graph_optimize pulls b up beside a (it reads nothing a computes): a [256,1280),
+        // b [1280,2304), a2 [2304,4352); a's 1 KiB hole (with the freed copy's 256 B) is too small
+        // for b2, which goes on top [4352,6400): 6400 B.
+        QTest::newRow("reordered") << true << Bytes{6400};
+    }
+    void vulkansReorderRunsIndependentBranchesTogether() {
+        QFETCH(bool, reorder);
+        QFETCH(Bytes, device);
+        Graph g;
+        const Id w = g.weight();
+        const Id x = g.input(Elem::F32, 64);
+        g.setLayer(0);
+        const Id a = g.op(Op::MulMat, Elem::F32, {256, 1, 1, 1}, {w, x});
+        const Id a2 = g.op(Op::Repeat, Elem::F32, {512, 1, 1, 1}, {a});
+        const Id b = g.op(Op::MulMat, Elem::F32, {256, 1, 1, 1}, {w, x});
+        const Id b2 = g.op(Op::Repeat, Elem::F32, {512, 1, 1, 1}, {b});
+        const Id out = g.add(a2, b2);
+        g.setOutput(out);
+        g.expand(out);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0};
+        p.expert_backend = {0};
+        p.output_backend = 0;
+        p.dense_bytes = {1024, 0};
+        p.expert_bytes = {0, 0};
+        p.op_offload = false;
+        p.vulkan_reorder = reorder;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, device);
+        QCOMPARE(r[1].bytes, Bytes{256}); // the input, on the CPU
+    }
+
     void pipelineCopiesOfTheInputsAreKeptForTheWholeGraph() {
         // Everything on device 0 but the token rows: 4 copies (GGML_SCHED_MAX_COPIES) of every
         // graph input stay allocated, as do 4 copies of the rows the device reads. The CPU: the

@@ -55,7 +55,7 @@ Pair price(std::uint64_t ctx, std::uint32_t ub, bool fa, std::uint32_t ngl, size
 }
 
 // The margin on every replayed Vulkan device buffer (vulkan_pricing.cpp kReplayMargin).
-constexpr Bytes kMargin = 12 * MiB;
+constexpr Bytes kMargin = 6 * MiB;
 
 } // namespace
 
@@ -143,10 +143,9 @@ private slots:
         // -ngl 16 over two devices (1:1 by budget): host blocks 0-15 run on device 0, which
         // holds a copy of each host weight while its op runs, over what its own blocks need (the
         // CPU backend's price of them, compute_layer); device 1, with the output, peaks at the
-        // logits exactly as the single device does.
+        // logits (250.5 MiB) beside the final norm (8 MiB) as a fully offloaded device does.
         const Pair two = price(4096, 512, true, 16, 2);
-        const Pair one = price(4096, 512, true, 16);
-        QCOMPARE(two.vulkan.devices[1].compute, one.vulkan.devices[0].compute);
+        QCOMPARE(two.vulkan.devices[1].compute, 250 * MiB + 512 * KiB + 8 * MiB + kMargin);
         QCOMPARE(two.cuda.devices[0].compute, two.price.compute_layer);
         QVERIFY(two.vulkan.devices[0].compute > two.price.compute_layer + kMargin);
     }
