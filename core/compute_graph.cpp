@@ -4,6 +4,7 @@
 #include <array>
 #include <initializer_list>
 #include <limits>
+#include <unordered_map>
 
 namespace headroom::graph {
 
@@ -656,7 +657,16 @@ void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& n
     std::vector<Id> order;
     order.reserve(nodes.size());
     std::vector<bool> used(nodes.size(), false);
-    std::vector<bool> placed(t.size(), false); // used_node_set
+    // used_node_set: a tensor is placed when it is one of the split's nodes already ordered.
+    std::unordered_map<Id, int> pos;
+    pos.reserve(nodes.size());
+    for (int i = 0; i < n; ++i)
+        pos.emplace(nodes[U(i)], i);
+    std::vector<bool> ordered(nodes.size(), false);
+    auto placed = [&](Id x) {
+        const auto it = pos.find(x);
+        return it != pos.end() && ordered[U(it->second)];
+    };
     auto matches = [&](std::initializer_list<Op> pattern, int start) {
         if (start + static_cast<int>(pattern.size()) > n) return false;
         int j = 0;
@@ -674,7 +684,7 @@ void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& n
             if (matches(pattern, first)) {
                 for (int j = 0; j < static_cast<int>(pattern.size()); ++j) {
                     order.push_back(at(first + j));
-                    placed[static_cast<size_t>(at(first + j))] = true;
+                    ordered[U(first + j)] = true;
                     used[U(first + j)] = true;
                 }
                 while (first < n && used[U(first)])
@@ -744,8 +754,7 @@ void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& n
                     const Tensor& tk = t[at(k)];
                     if (tk.op != want || tk.src[0] != at(j)) continue;
                     if (check_src1 &&
-                        !(tk.src[1] != kNone &&
-                          (t[tk.src[1]].op == Op::None || placed[static_cast<size_t>(tk.src[1])])))
+                        !(tk.src[1] != kNone && (t[tk.src[1]].op == Op::None || placed(tk.src[1]))))
                         continue;
                     set.push_back(k);
                     used[U(k)] = true;
@@ -770,7 +779,7 @@ void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& n
             }
         for (const int c : set) {
             order.push_back(at(c));
-            placed[static_cast<size_t>(at(c))] = true;
+            ordered[U(c)] = true;
             used[U(c)] = true;
         }
         while (first < n && used[U(first)])

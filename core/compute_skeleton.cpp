@@ -611,7 +611,7 @@ public:
         g.setOutput(result_norm);
         g.setOutput(out);
         g.expand(out);
-        return graph::replayPeak(g, kCpuAlignment);
+        return replay_cpu ? graph::replayPeak(g, kCpuAlignment) : 0;
     }
 
     Bytes dense(const Family& f) {
@@ -678,7 +678,7 @@ public:
         g.setOutput(result_norm);
         g.setOutput(out);
         g.expand(out);
-        return graph::replayPeak(g, kCpuAlignment);
+        return replay_cpu ? graph::replayPeak(g, kCpuAlignment) : 0;
     }
     const Graph& built() const { return g; }
 
@@ -828,6 +828,13 @@ private:
     Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
     std::array<Id, 4> cache_leaf_{kNone, kNone, kNone, kNone};
+
+public:
+    // Whether building the graph also replays it on the CPU backend (scheduledCompute replays
+    // it over the backends instead).
+    bool replay_cpu = true;
+
+private:
     std::int32_t cache_layer_ = -2;
 };
 
@@ -1012,6 +1019,7 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
     thread_local std::unordered_map<std::uint64_t, std::vector<graph::BackendCompute>> memo;
     if (const auto it = memo.find(key); it != memo.end()) return it->second;
     Builder b(model, params);
+    b.replay_cpu = false;
     if (kind == Kind::Mamba2)
         b.mamba2Model();
     else if (f.nemotron_h)
