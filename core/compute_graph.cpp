@@ -442,11 +442,16 @@ struct HashNode {
 // ggml_gallocr_alloc_graph_impl over a graph whose nodes and leafs each name their buffer.
 class Replay {
 public:
+    // `hash` is scratch storage, one entry per tensor (reused across replays so its pages stay
+    // mapped).
     Replay(const std::vector<Tensor>& tensors, const std::vector<Id>& leafs,
            const std::vector<Id>& nodes, const std::vector<int>& leaf_buf,
-           const std::vector<int>& node_buf, std::vector<Tallocr>& tallocs)
+           const std::vector<int>& node_buf, std::vector<Tallocr>& tallocs,
+           std::vector<HashNode>& hash)
         : t_(tensors), leafs_(leafs), nodes_(nodes), leaf_buf_(leaf_buf), node_buf_(node_buf),
-          h_(tensors.size()), a_(tallocs) {}
+          h_(hash), a_(tallocs) {
+        h_.assign(tensors.size(), HashNode{});
+    }
 
     void run() {
         for (size_t i = 0; i < leafs_.size(); ++i)
@@ -550,7 +555,7 @@ private:
     const std::vector<Id>& nodes_;
     const std::vector<int>& leaf_buf_;
     const std::vector<int>& node_buf_;
-    std::vector<HashNode> h_;
+    std::vector<HashNode>& h_;
     std::vector<Tallocr>& a_;
 };
 
@@ -560,7 +565,8 @@ Bytes replayPeak(const Graph& g, Bytes alignment) {
     std::vector<Tallocr> tallocs{Tallocr(alignment, 0)};
     const std::vector<int> leaf_buf(g.leafs().size(), 0);
     const std::vector<int> node_buf(g.nodes().size(), 0);
-    Replay r(g.tensors(), g.leafs(), g.nodes(), leaf_buf, node_buf, tallocs);
+    std::vector<HashNode> hash;
+    Replay r(g.tensors(), g.leafs(), g.nodes(), leaf_buf, node_buf, tallocs, hash);
     r.run();
     return tallocs[0].total().bytes;
 }
@@ -628,7 +634,8 @@ constexpr std::array<std::initializer_list<Op>, 4> kKeptPatterns{{
 // forward the next nodes (of the following 20) that read nothing still unplaced, so independent
 // branches run together, keeping fusable chains (RMS_NORM + MUL, ROPE + VIEW + SET_ROWS, ...)
 // adjacent, then the views whose sources are placed.
-void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& nodes) {
+void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_of,
+                     std::vector<Id>& nodes) {
     const int n = static_cast<int>(nodes.size());
     // An index as the vectors take it (the loops count in int as ggml_vk_graph_optimize does).
     auto U = [](int i) { return static_cast<size_t>(i); };
@@ -637,22 +644,22 @@ void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& n
         const Op o = t[x].op;
         return o == Op::None || o == Op::Reshape || o == Op::View || o == Op::Permute;
     };
-    // The skeletons' external writes have the one weight tensor as view_src when they name no
-    // cache: they are then their own base.
-    auto base = [&](Id x) {
-        const Id v = t[x].view_src;
-        return v != kNone && v != weight ? v : x;
-    };
+    auto base = [&](Id x) { return base_of[static_cast<size_t>(x)]; };
     auto isSrcOf = [&](Id dst, Id src) {
-        for (size_t s = 0; s < t[dst].src.size(); ++s) {
-            const Id ds = t[dst].src[s];
+        const Tensor& td = t[dst];
+        const Tensor& ts = t[src];
+        const Id bd = base(dst), bs = base(src);
+        if (bd == bs) return true; // "implicit dependency if they view the same tensor"
+        const bool either_empty = isEmpty(dst) || isEmpty(src);
+        for (size_t s = 0; s < td.src.size(); ++s) {
+            const Id ds = td.src[s];
             if (ds == src) return true;
-            if (isEmpty(dst) || isEmpty(src)) continue;
-            if (ds != kNone && base(ds) == base(src)) return true;
-            const Id ss = t[src].src[s];
-            if (ss != kNone && base(dst) == base(ss)) return true;
+            if (either_empty) continue;
+            if (ds != kNone && base(ds) == bs) return true;
+            const Id ss = ts.src[s];
+            if (ss != kNone && bd == base(ss)) return true;
         }
-        return base(dst) == base(src);
+        return false;
     };
     std::vector<Id> order;
     order.reserve(nodes.size());
@@ -702,7 +709,9 @@ void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& n
                             [&](const auto& pattern) { return matches(pattern, j); }))
                 continue;
             bool ok = true;
-            for (int c = first; c < j && ok; ++c) {
+            // Every earlier pending node is checked (the order does not change the answer):
+            // nearest first, where a chain's dependency usually is.
+            for (int c = j - 1; c >= first && ok; --c) {
                 if (used[U(c)] || !isSrcOf(at(j), at(c))) continue;
                 const bool adjacent = j == c + 1 && c == set.back();
                 const Op oc = op(c), oj = op(j);
@@ -771,7 +780,7 @@ void vkGraphOptimize(const std::vector<Tensor>& t, Id weight, std::vector<Id>& n
             for (int j = first + 1; j < last; ++j) {
                 if (used[U(j)] || !isEmpty(at(j))) continue;
                 bool ok = true;
-                for (int c = first; c < j && ok; ++c)
+                for (int c = j - 1; c >= first && ok; --c)
                     if (!used[U(c)] && isSrcOf(at(j), at(c)) &&
                         std::find(set.begin(), set.end(), c) == set.end())
                         ok = false;
@@ -795,7 +804,11 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     if (n_back == 0) return {};
     const int cpu = n_back - 1;
     const Id W = g.weight();
-    std::vector<Tensor> t = g.tensors(); // the split pass rewires sources to their copies
+    // The split pass rewires sources to their copies, so it works on a copy of the tensors (kept
+    // per thread: a replay a plan makes many of should not map fresh pages each time).
+    thread_local std::vector<Tensor> t;
+    t.reserve(g.tensors().size() + g.tensors().size() / 2 + 64);
+    t.assign(g.tensors().begin(), g.tensors().end());
     const std::vector<Id>& nodes = g.nodes();
     const auto n_layer = static_cast<std::int32_t>(p.layer_backend.size());
 
@@ -908,9 +921,13 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     };
     std::vector<Split> splits;
     std::vector<std::pair<Id, int>> kept_copies; // pipeline copies, allocated first as leafs
-    std::vector<std::vector<Id>> copy_of(static_cast<size_t>(n_back));
-    for (auto& v : copy_of)
-        v.assign(t.size(), kNone);
+    // The copy of a source in a backend (tensor_id_copy), keyed by source and backend.
+    std::unordered_map<std::uint64_t, Id> copy_of;
+    auto copyKey = [n_back](Id src, int backend) {
+        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) *
+                   static_cast<std::uint64_t>(n_back) +
+               static_cast<std::uint64_t>(static_cast<std::uint32_t>(backend));
+    };
     std::vector<bool> input_copied(t.size(), false);
     const int n_copies = std::max(1, p.n_copies);
     auto newCopy = [&](Bytes bytes, bool keep) {
@@ -921,8 +938,6 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         c.input = c.output = keep;
         t.push_back(c);
         be.push_back(-1);
-        for (auto& v : copy_of)
-            v.push_back(kNone);
         input_copied.push_back(false);
         return static_cast<Id>(t.size() - 1);
     };
@@ -944,7 +959,7 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
             sp = &splits.back();
         }
         const int cur = sp->backend;
-        // newCopy grows t and copy_of: index them afresh after each copy.
+        // newCopy grows t: index it afresh after each copy.
         for (size_t j = 0; j < t[n].src.size(); ++j) {
             const Id s = t[n].src[j];
             if (s == kNone) continue;
@@ -958,7 +973,8 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
                 }
             }
             if (sb == cur) continue;
-            const Id known = copy_of[static_cast<size_t>(cur)][static_cast<size_t>(s)];
+            const auto found = copy_of.find(copyKey(s, cur));
+            const Id known = found != copy_of.end() ? found->second : kNone;
             if (s != W && known != kNone) {
                 t[n].src[j] = known;
                 continue;
@@ -973,12 +989,19 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
             }
             if (n_copies > 1) kept_copies.emplace_back(first, cur);
             splits.back().inputs.emplace_back(s, first);
-            if (s != W) copy_of[static_cast<size_t>(cur)][static_cast<size_t>(s)] = first;
+            if (s != W) copy_of.emplace(copyKey(s, cur), first);
             t[n].src[j] = first;
         }
     }
     splits.back().end = nodes.size();
 
+    // What each tensor views (its own id when none): the skeletons' external writes have the one
+    // weight tensor as view_src when they name no cache, and are then their own base.
+    std::vector<Id> base_of(p.vulkan_reorder ? t.size() : 0);
+    for (size_t x = 0; x < base_of.size(); ++x) {
+        const Id v = t[x].view_src;
+        base_of[x] = v != kNone && v != W ? v : static_cast<Id>(x);
+    }
     // The scheduler's graph copy: per split, each input's dependency (a GGML_OP_NONE view of the
     // source on its backend, which keeps it until the copy) and its copy, then the split's nodes.
     std::vector<Id> out_nodes, out_leafs;
@@ -1002,7 +1025,7 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         }
         std::vector<Id> split_nodes(nodes.begin() + static_cast<std::ptrdiff_t>(sp.start),
                                     nodes.begin() + static_cast<std::ptrdiff_t>(sp.end));
-        if (p.vulkan_reorder && sp.backend != cpu) vkGraphOptimize(t, W, split_nodes);
+        if (p.vulkan_reorder && sp.backend != cpu) vkGraphOptimize(t, base_of, split_nodes);
         for (const Id n : split_nodes) {
             out_nodes.push_back(n);
             node_buf.push_back(be[n]);
@@ -1021,7 +1044,8 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     tallocs.reserve(static_cast<size_t>(n_back));
     for (const BufferType& b : p.buffers)
         tallocs.emplace_back(b.alignment, b.max_size);
-    Replay r(t, out_leafs, out_nodes, leaf_buf, node_buf, tallocs);
+    thread_local std::vector<HashNode> hash;
+    Replay r(t, out_leafs, out_nodes, leaf_buf, node_buf, tallocs, hash);
     r.run();
     std::vector<BackendCompute> out;
     out.reserve(tallocs.size());
