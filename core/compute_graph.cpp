@@ -217,7 +217,6 @@ Id Graph::permute(Id a, int ax0, int ax1, int ax2, int ax3) {
 Id Graph::cacheRead(Bytes bytes) {
     Tensor t;
     t.external = true;
-    t.cache = true;
     t.copy_bytes = bytes;
     return add(t);
 }
@@ -226,7 +225,6 @@ Id Graph::externalNode(Op o, std::initializer_list<Id> srcs, Id cache) {
     Tensor t;
     t.op = o;
     t.external = true;
-    t.cache = true;
     t.view_src = cache != kNone ? cache : weight_;
     size_t i = 0;
     // The cache written to is the block's own memory, not a weight.
@@ -629,11 +627,11 @@ constexpr std::array<std::initializer_list<Op>, 4> kKeptPatterns{{
     {Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SoftMax, Op::Reshape},
 }};
 
-// ggml_vk_graph_optimize (ggml-vulkan.cpp), which ggml_backend_sched_split_graph runs on each
-// Vulkan split before the graph is allocated: from the first node not yet placed, it pulls
-// forward the next nodes (of the following 20) that read nothing still unplaced, so independent
-// branches run together, keeping fusable chains (RMS_NORM + MUL, ROPE + VIEW + SET_ROWS, ...)
-// adjacent, then the views whose sources are placed.
+// ggml_vk_graph_optimize (ggml/src/ggml-vulkan/ggml-vulkan.cpp), which
+// ggml_backend_sched_split_graph runs on each Vulkan split before the graph is allocated: from the
+// first node not yet placed, it pulls forward the next nodes (of the following 20) that read
+// nothing still unplaced, so independent branches run together, keeping fusable chains (RMS_NORM +
+// MUL, ROPE + VIEW + SET_ROWS, ...) adjacent, then the views whose sources are placed.
 void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_of,
                      std::vector<Id>& nodes) {
     const int n = static_cast<int>(nodes.size());
@@ -854,10 +852,11 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
                                   static_cast<long double>(el) / static_cast<long double>(sum[i]));
     };
 
-    // ggml_backend_sched_split_graph, pass 1: pre-allocated tensors (caches, their views and
-    // writes) stay where their memory is, graph inputs go to the last backend, an op goes where
-    // its first weight is, or to the first device that offloads it (op_offload, a host weight,
-    // ggml_backend_vk_device_offload_op); ROPE and FLASH_ATTN_EXT are not placed by weights.
+    // ggml_backend_sched_split_graph (ggml/src/ggml-backend.cpp), pass 1: pre-allocated tensors
+    // (caches, their views and writes) stay where their memory is, graph inputs go to the last
+    // backend, an op goes where its first weight is, or to the first device that offloads it
+    // (op_offload, a host weight, ggml_backend_vk_device_offload_op); ROPE and FLASH_ATTN_EXT are
+    // not placed by weights.
     std::vector<int> be(t.size(), -1);
     for (const Id l : g.leafs()) {
         if (l == W) continue;

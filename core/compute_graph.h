@@ -69,7 +69,6 @@ struct Tensor {
     bool output = false;   // ggml_set_output
     bool external = false; // memory outside the compute buffer (weights, KV cache, their views)
     bool visited = false;  // ggml_build_forward_expand has added it
-    bool cache = false;    // external memory of a cache (KV or recurrent state), not weights
     // The block whose builder made it (Graph::setLayer): -1 the graph inputs and token rows, the
     // block count for the output layer. The scheduler places weights and caches by it.
     std::int32_t layer = -1;
@@ -164,7 +163,8 @@ struct BufferType {
 };
 
 // Where the weights and caches of each block live and how ggml_backend_sched places the graph
-// over the backends: the devices 0..n-1 first, the CPU last (llama_context's backend order).
+// over the backends: the devices 0..n-1 first, the CPU last (src/llama-context.cpp,
+// llama_context ctor: the GPU backends, then the CPU).
 struct SchedPlacement {
     std::vector<BufferType> buffers; // per backend, the CPU's last
     std::vector<int> layer_backend;  // per block: its dense weights and its cache
@@ -177,11 +177,13 @@ struct SchedPlacement {
     bool op_offload = true;
     std::int64_t offload_min_batch = 32; // ggml-vulkan op_offload_min_batch_size
     int n_copies = 1;                    // pipeline parallelism: GGML_SCHED_MAX_COPIES
-    // llama_context::graph_get_cb: under full offload (n_gpu_layers > n_layer) or a micro-batch
-    // under 32, each block's weighted norms are set to the block's backend before the
-    // scheduler places the rest (ggml_backend_sched_set_tensor_backend).
+    // src/llama-context.cpp llama_context::graph_get_cb: under full offload (n_gpu_layers >
+    // n_layer) or a micro-batch under 32, each block's weighted norms ("norm", named by
+    // llm_graph_context::build_norm) are set to the block's backend before the scheduler places
+    // the rest (ggml_backend_sched_set_tensor_backend).
     bool pin_norms = false;
-    // ggml_vk_graph_optimize reorders each device split before it is allocated.
+    // ggml/src/ggml-vulkan/ggml-vulkan.cpp ggml_vk_graph_optimize reorders each device split
+    // before it is allocated (ggml_backend_sched_split_graph calls ggml_backend_graph_optimize).
     bool vulkan_reorder = false;
 };
 
@@ -192,11 +194,13 @@ struct BackendCompute {
     int chunks = 0;
 };
 
-// The compute buffers ggml_backend_sched reserves for `g` over several backends: nodes assigned
-// as ggml_backend_sched_split_graph does, the graph cut into splits whose foreign inputs are
-// copied into the split's backend, and the copy replayed through one ggml_gallocr with a buffer
-// per backend (ggml_gallocr_alloc_graph_impl with node_buffer_ids), each packed in chunks of its
-// buffer type's maximum size. One entry per backend of `p.buffers`.
+// The compute buffers ggml_backend_sched reserves for `g` over several backends (llama.cpp
+// v0.5.0 (de3ff815), the same in v0.4.0): nodes assigned as ggml_backend_sched_split_graph does
+// (ggml/src/ggml-backend.cpp; ggml_backend_sched_backend_id_from_cur for pass 1), the graph cut
+// into splits whose foreign inputs are copied into the split's backend, and that copy replayed
+// through one ggml_gallocr with a buffer per backend (ggml/src/ggml-alloc.c,
+// ggml_gallocr_alloc_graph_impl with node_buffer_ids), each packed in chunks of its buffer type's
+// maximum size (ggml_dyn_tallocr_alloc). One entry per backend of `p.buffers`.
 std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement& p);
 
 } // namespace headroom::graph
