@@ -35,9 +35,12 @@ struct Pair {
 
 // llama8bLike (32 blocks of 200 MiB: 50 MiB attention, 150 MiB FFN; 32 heads of 128, 8 KV heads;
 // n_embd 4096; vocab 128256) at `ctx` tokens, micro-batch `ub`, -ngl `ngl`, on `n_dev` devices.
-Pair price(std::uint64_t ctx, std::uint32_t ub, bool fa, std::uint32_t ngl, size_t n_dev = 1) {
+Pair price(std::uint64_t ctx, std::uint32_t ub, bool fa, std::uint32_t ngl, size_t n_dev = 1,
+           LlamaVersion version = LlamaVersion::V0_4_0) {
     const ModelShape m = llama8bLike();
     ResolvedOptions opt;
+    // The release whose graphs the skeletons were checked against (and the suite measured).
+    opt.llama_version = version;
     // The suite these cases come from (validation_vulkan) reserves a whole ubatch of outputs.
     opt.program = Program::Library;
     opt.flash_attn = fa;
@@ -137,6 +140,19 @@ private slots:
             // ([4096, 16] f32, 256 KiB).
             QCOMPARE(partial.vulkan.devices[0].compute, 8016 * KiB + 256 * KiB + kMargin);
         }
+    }
+
+    void onOtherReleasesTheClosedFormIsAFloorUnderTheReplay() {
+        // v0.5.0: the replay (258.5 MiB + the margin at 4K, ub 512, FA on, full offload) is
+        // below the closed form there (the CPU backend's whole-graph replay, larger, plus its
+        // 15 MiB margin), which then prices the device; v0.4.0 takes the replay. The host is the
+        // replay on both.
+        const Pair v04 = price(4096, 512, true, 33);
+        const Pair v05 = price(4096, 512, true, 33, 1, LlamaVersion::V0_5_0);
+        QCOMPARE(v04.vulkan.devices[0].compute, 250 * MiB + 512 * KiB + 8 * MiB + kMargin);
+        QCOMPARE(v05.vulkan.devices[0].compute, v05.cuda.devices[0].compute + 15 * MiB);
+        QVERIFY(v05.vulkan.devices[0].compute > v04.vulkan.devices[0].compute);
+        QCOMPARE(v05.vulkan.host.compute, v04.vulkan.host.compute);
     }
 
     void onlyTheFirstOfTwoDevicesTakesTheOffloadedOps() {

@@ -267,7 +267,9 @@ md += `  without flash attention, LFM2 at ub 2048), which 6 MiB keeps within 1 %
 md += `  Two misses are left, both high and not yet traced: Phi-3.5 at 16K without flash attention (scores\n`;
 md += `  of exactly 1 GiB that llama.cpp fits in one chunk, the replay in two) and Falcon-H1 at ub 2048.\n`;
 md += `Architectures without a skeleton keep the closed form with its chunk and op-offload terms and a\n`;
-md += `15 MiB margin.\n`;
+md += `15 MiB margin. The skeletons were checked against v0.4.0's graphs only: on other releases that\n`;
+md += `closed form stays a floor under each replayed device buffer (v0.5.0 measured LFM2 -ngl 8 48 MiB\n`;
+md += `higher on the device than v0.4.0, which the replay does not explain).\n`;
 let cur = null;
 for (const r of rows) {
   if (r.label !== cur) {
