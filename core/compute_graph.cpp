@@ -1,7 +1,10 @@
 #include "compute_graph.h"
 
 #include <algorithm>
+#include <array>
+#include <initializer_list>
 #include <limits>
+#include <unordered_map>
 
 namespace headroom::graph {
 
@@ -11,6 +14,8 @@ Bytes elemSize(Elem e) {
         return 2;
     case Elem::I64:
         return 8;
+    case Elem::I8:
+        return 1;
     case Elem::F32:
     case Elem::I32:
         break;
@@ -120,6 +125,7 @@ Graph::Graph() {
 }
 
 Id Graph::add(Tensor t) {
+    t.layer = layer_;
     t_.push_back(t);
     return static_cast<Id>(t_.size() - 1);
 }
@@ -218,14 +224,22 @@ Id Graph::permute(Id a, int ax0, int ax1, int ax2, int ax3) {
     return add(t);
 }
 
-Id Graph::externalNode(Op o, std::initializer_list<Id> srcs) {
+Id Graph::cacheRead(Bytes bytes) {
+    Tensor t;
+    t.external = true;
+    t.copy_bytes = bytes;
+    return add(t);
+}
+
+Id Graph::externalNode(Op o, std::initializer_list<Id> srcs, Id cache) {
     Tensor t;
     t.op = o;
     t.external = true;
-    t.view_src = weight_;
+    t.view_src = cache != kNone ? cache : weight_;
     size_t i = 0;
+    // The cache written to is the block's own memory, not a weight.
     for (const Id s : srcs)
-        if (i < t.src.size()) t.src[i++] = s;
+        if (i < t.src.size()) t.src[i++] = s == weight_ ? cacheRead(0) : s;
     return add(t);
 }
 
@@ -307,100 +321,170 @@ struct Block {
     Bytes size = 0;
 };
 
-// ggml_dyn_tallocr with one chunk: free blocks sorted by offset, the last one unbounded.
+struct Chunk {
+    std::vector<Block> blocks; // free blocks sorted by offset
+    Bytes max = 0;             // high-water mark
+};
+
+struct Addr {
+    int chunk = 0;
+    Bytes off = 0;
+};
+
+// ggml_dyn_tallocr (ggml/src/ggml-alloc.c): free blocks per chunk, a new chunk when no chunk's
+// blocks can take a tensor, each chunk's last block bounded by the buffer type's maximum size
+// (ggml_dyn_tallocr_new_chunk: MAX(min_size, max_chunk_size)); without a maximum, one chunk.
 class Tallocr {
 public:
-    explicit Tallocr(Bytes alignment) : align_(std::max<Bytes>(1, alignment)) {
-        blocks_.push_back({0, std::numeric_limits<Bytes>::max() / 2});
-    }
+    Tallocr(Bytes alignment, Bytes max_size)
+        : align_(std::max<Bytes>(1, alignment)),
+          max_chunk_(max_size == 0 ? std::numeric_limits<Bytes>::max() / 2
+                                   : std::min(max_size, std::numeric_limits<Bytes>::max() / 2)) {}
     Bytes padded(Bytes size) const { return ceilDiv(size, align_) * align_; }
 
-    // ggml_dyn_tallocr_alloc: the best-fitting block other than the last (ties go to the later
-    // block), else the last.
-    Bytes alloc(Bytes size) {
+    // ggml_dyn_tallocr_alloc: the best-fitting block other than a chunk's last one in any chunk
+    // (ties go to the later block), else the chunk's last block that wastes least (reuse_factor),
+    // else a new chunk of the tensor's size or the maximum, whichever is larger.
+    Addr alloc(Bytes size) {
         size = padded(size);
-        size_t best = blocks_.size() - 1;
-        Bytes best_size = std::numeric_limits<Bytes>::max();
-        for (size_t i = 0; i + 1 < blocks_.size(); ++i)
-            if (blocks_[i].size >= size && blocks_[i].size <= best_size) {
-                best = i;
-                best_size = blocks_[i].size;
+        int best_c = -1;
+        size_t best_b = 0;
+        for (size_t c = 0; c < chunks_.size(); ++c) {
+            Bytes best_size = std::numeric_limits<Bytes>::max();
+            const auto& bl = chunks_[c].blocks;
+            for (size_t i = 0; i + 1 < bl.size(); ++i)
+                if (bl[i].size >= size && bl[i].size <= best_size) {
+                    best_c = static_cast<int>(c);
+                    best_b = i;
+                    best_size = bl[i].size;
+                }
+        }
+        if (best_c < 0) {
+            std::int64_t best_reuse = std::numeric_limits<std::int64_t>::min();
+            for (size_t c = 0; c < chunks_.size(); ++c) {
+                const auto& bl = chunks_[c].blocks;
+                if (bl.empty()) continue;
+                const Block& b = bl.back();
+                const std::int64_t reuse = static_cast<std::int64_t>(chunks_[c].max) -
+                                           static_cast<std::int64_t>(b.off) -
+                                           static_cast<std::int64_t>(size);
+                const bool better_reuse = best_reuse < 0 && reuse > best_reuse;
+                const bool better_fit = reuse >= 0 && reuse < best_reuse;
+                if (b.size >= size && (better_reuse || better_fit)) {
+                    best_c = static_cast<int>(c);
+                    best_b = bl.size() - 1;
+                    best_reuse = reuse;
+                }
             }
-        Block& b = blocks_[best];
-        const Bytes off = b.off;
+        }
+        if (best_c < 0) {
+            Chunk ch;
+            ch.blocks.push_back({0, std::max(size, max_chunk_)});
+            chunks_.push_back(std::move(ch));
+            best_c = static_cast<int>(chunks_.size() - 1);
+            best_b = 0;
+        }
+        Chunk& ch = chunks_[static_cast<size_t>(best_c)];
+        Block& b = ch.blocks[best_b];
+        const Addr addr{best_c, b.off};
         b.off += size;
         b.size -= size;
-        if (b.size == 0) blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(best));
-        max_ = std::max(max_, off + size);
-        return off;
+        if (b.size == 0) ch.blocks.erase(ch.blocks.begin() + static_cast<std::ptrdiff_t>(best_b));
+        ch.max = std::max(ch.max, addr.off + size);
+        return addr;
     }
 
     // ggml_dyn_tallocr_free_bytes: merge with the block that ends here or starts after it.
-    void free(Bytes off, Bytes size) {
+    void free(Addr addr, Bytes size) {
         size = padded(size);
-        for (size_t i = 0; i < blocks_.size(); ++i) {
-            Block& b = blocks_[i];
+        auto& blocks = chunks_[static_cast<size_t>(addr.chunk)].blocks;
+        const Bytes off = addr.off;
+        for (size_t i = 0; i < blocks.size(); ++i) {
+            Block& b = blocks[i];
             if (b.off + b.size == off) {
                 b.size += size;
-                if (i + 1 < blocks_.size() && b.off + b.size == blocks_[i + 1].off) {
-                    b.size += blocks_[i + 1].size;
-                    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i + 1));
+                if (i + 1 < blocks.size() && b.off + b.size == blocks[i + 1].off) {
+                    b.size += blocks[i + 1].size;
+                    blocks.erase(blocks.begin() + static_cast<std::ptrdiff_t>(i + 1));
                 }
                 return;
             }
             if (off + size == b.off) {
                 b.off = off;
                 b.size += size;
-                if (i > 0 && blocks_[i - 1].off + blocks_[i - 1].size == b.off) {
-                    blocks_[i - 1].size += b.size;
-                    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+                if (i > 0 && blocks[i - 1].off + blocks[i - 1].size == b.off) {
+                    blocks[i - 1].size += b.size;
+                    blocks.erase(blocks.begin() + static_cast<std::ptrdiff_t>(i));
                 }
                 return;
             }
         }
         size_t pos = 0;
-        while (pos < blocks_.size() && blocks_[pos].off < off)
+        while (pos < blocks.size() && blocks[pos].off < off)
             ++pos;
-        blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(pos), Block{off, size});
+        blocks.insert(blocks.begin() + static_cast<std::ptrdiff_t>(pos), Block{off, size});
     }
-    Bytes max() const { return max_; }
+    // The buffer: the sum of the chunks' high-water marks (ggml_vbuffer_alloc allocates each).
+    BackendCompute total() const {
+        BackendCompute r;
+        for (const Chunk& c : chunks_)
+            if (c.max > 0) {
+                r.bytes += c.max;
+                ++r.chunks;
+            }
+        return r;
+    }
 
 private:
     Bytes align_;
-    Bytes max_ = 0;
-    std::vector<Block> blocks_;
+    Bytes max_chunk_;
+    std::vector<Chunk> chunks_;
 };
 
 struct HashNode {
     int n_children = 0;
     int n_views = 0;
     bool allocated = false;
-    Bytes off = 0;
+    int buffer = 0;
+    Addr addr;
 };
 
+// ggml_gallocr_alloc_graph_impl over a graph whose nodes and leafs each name their buffer.
 class Replay {
 public:
-    Replay(const Graph& g, Bytes alignment)
-        : g_(g), t_(g.tensors()), h_(g.tensors().size()), a_(alignment) {}
+    // `hash` is scratch storage, one entry per tensor (reused across replays so its pages stay
+    // mapped).
+    Replay(const std::vector<Tensor>& tensors, const std::vector<Id>& leafs,
+           const std::vector<Id>& nodes, const std::vector<int>& leaf_buf,
+           const std::vector<int>& node_buf, std::vector<Tallocr>& tallocs,
+           std::vector<HashNode>& hash)
+        : t_(tensors), leafs_(leafs), nodes_(nodes), leaf_buf_(leaf_buf), node_buf_(node_buf),
+          h_(hash), a_(tallocs) {
+        h_.assign(tensors.size(), HashNode{});
+    }
 
-    Bytes run() {
-        for (const Id leaf : g_.leafs())
-            allocate(leaf);
-        for (const Id n : g_.nodes()) {
+    void run() {
+        for (size_t i = 0; i < leafs_.size(); ++i)
+            allocate(leafs_[i], leaf_buf_[i]);
+        for (size_t i = 0; i < nodes_.size(); ++i) {
+            const Id n = nodes_[i];
             const Tensor& t = t_[n];
+            // A GGML_OP_NONE view (ggml_backend_sched's input dependency) is not counted as a
+            // view of its source.
             if (t.view_src != kNone && t.op != Op::None) h_[t.view_src].n_views++;
-            if (t.input) allocate(n);
+            if (t.input) allocate(n, node_buf_[i]);
             for (const Id s : t.src) {
                 if (s == kNone) continue;
                 h_[s].n_children++;
-                if (t_[s].input) allocate(s);
+                if (t_[s].input) allocate(s, node_buf_[i]);
             }
         }
-        for (const Id n : g_.nodes()) {
+        for (size_t i = 0; i < nodes_.size(); ++i) {
+            const Id n = nodes_[i];
             const Tensor& t = t_[n];
             for (const Id s : t.src)
-                if (s != kNone) allocate(s);
-            allocate(n);
+                if (s != kNone) allocate(s, node_buf_[i]);
+            allocate(n, node_buf_[i]);
             for (const Id p : t.src) {
                 if (p == kNone) continue;
                 HashNode& ph = h_[p];
@@ -416,14 +500,13 @@ public:
                 }
             }
         }
-        return a_.max();
     }
 
 private:
     bool isAllocated(Id id) const { return t_[id].external || h_[id].allocated; }
 
     // ggml_gallocr_allocate_node.
-    void allocate(Id id) {
+    void allocate(Id id, int buffer) {
         const Tensor& t = t_[id];
         if (isAllocated(id) || t.view_src != kNone) return;
         HashNode& hn = h_[id];
@@ -441,49 +524,545 @@ private:
                     // view_src->data == parent->data: the skeletons' views of graph tensors all
                     // start at their source's first byte.
                     if (vh.n_views == 1 && vh.n_children == 0) {
-                        hn.off = ph.off;
+                        hn.buffer = ph.buffer;
+                        hn.addr = ph.addr;
                         ph.allocated = false;
                         vh.allocated = false;
-                        freeExtra(t, t_[tp.view_src], ph.off);
+                        freeExtra(t, t_[tp.view_src], ph.buffer, ph.addr);
                         return;
                     }
                 } else {
-                    hn.off = ph.off;
+                    hn.buffer = ph.buffer;
+                    hn.addr = ph.addr;
                     ph.allocated = false;
-                    freeExtra(t, tp, ph.off);
+                    freeExtra(t, tp, ph.buffer, ph.addr);
                     return;
                 }
             }
         }
-        hn.off = a_.alloc(nbytes(t));
+        hn.buffer = buffer;
+        hn.addr = a_[static_cast<size_t>(buffer)].alloc(nbytes(t));
     }
 
     // ggml_gallocr_free_extra_space.
-    void freeExtra(const Tensor& node, const Tensor& parent, Bytes off) {
-        const Bytes ps = a_.padded(nbytes(parent));
-        const Bytes ns = a_.padded(nbytes(node));
-        if (ps > ns) a_.free(off + ns, ps - ns);
+    void freeExtra(const Tensor& node, const Tensor& parent, int buffer, Addr addr) {
+        Tallocr& a = a_[static_cast<size_t>(buffer)];
+        const Bytes ps = a.padded(nbytes(parent));
+        const Bytes ns = a.padded(nbytes(node));
+        if (ps > ns) a.free({addr.chunk, addr.off + ns}, ps - ns);
     }
 
     // ggml_gallocr_free_node: graph outputs are never freed.
     void release(Id id) {
         if (t_[id].output) return;
         HashNode& hn = h_[id];
-        a_.free(hn.off, nbytes(t_[id]));
+        a_[static_cast<size_t>(hn.buffer)].free(hn.addr, nbytes(t_[id]));
         hn.allocated = false;
     }
 
-    const Graph& g_;
     const std::vector<Tensor>& t_;
-    std::vector<HashNode> h_;
-    Tallocr a_;
+    const std::vector<Id>& leafs_;
+    const std::vector<Id>& nodes_;
+    const std::vector<int>& leaf_buf_;
+    const std::vector<int>& node_buf_;
+    std::vector<HashNode>& h_;
+    std::vector<Tallocr>& a_;
 };
 
 } // namespace
 
 Bytes replayPeak(const Graph& g, Bytes alignment) {
-    Replay r(g, alignment);
-    return r.run();
+    std::vector<Tallocr> tallocs{Tallocr(alignment, 0)};
+    const std::vector<int> leaf_buf(g.leafs().size(), 0);
+    const std::vector<int> node_buf(g.nodes().size(), 0);
+    std::vector<HashNode> hash;
+    Replay r(g.tensors(), g.leafs(), g.nodes(), leaf_buf, node_buf, tallocs, hash);
+    r.run();
+    return tallocs[0].total().bytes;
+}
+
+namespace {
+
+// ggml_is_view_op: the scheduler's passes skip these.
+bool isViewOp(Op op) {
+    return op == Op::Reshape || op == Op::View || op == Op::Permute;
+}
+
+// ggml_vk_get_op_batch_size (ggml/src/ggml-vulkan/ggml-vulkan.cpp): what op offload compares
+// with the minimum batch; GET_ROWS is never offloaded.
+std::int64_t opBatch(const Tensor& t) {
+    switch (t.op) {
+    case Op::GetRows:
+        return 0;
+    case Op::MulMat:
+        return t.ne[1];
+    case Op::MulMatId:
+    case Op::Rope:
+        return t.ne[2];
+    default:
+        return t.ne[1] * t.ne[2] * t.ne[3];
+    }
+}
+
+// The elements of the weight a node reads (the skeleton's one weight tensor stands for all of
+// them): a matrix of the result's rows by the input's columns, all experts for MUL_MAT_ID; 0 for
+// the small ones (norms, biases, convolution kernels) and token_embd, which stays on the CPU.
+std::int64_t weightElements(const std::vector<Tensor>& t, const Tensor& n, std::int64_t n_expert) {
+    if (n.op == Op::MulMat && n.src[1] != kNone) return n.ne[0] * t[n.src[1]].ne[0];
+    if (n.op == Op::MulMatId && n.src[1] != kNone)
+        return n.ne[0] * t[n.src[1]].ne[0] * std::max<std::int64_t>(1, n_expert);
+    return 0;
+}
+
+// ggml_nbytes of a tensor with its own strides (ggml_dup_tensor_layout keeps a view's layout, so
+// a copy of a strided view spans its strides): the element size plus (ne[i] - 1) * nb[i].
+Bytes layoutBytes(const Tensor& t) {
+    if (std::any_of(t.ne.begin(), t.ne.end(), [](std::int64_t n) { return n <= 0; })) return 0;
+    Tensor c = t;
+    contiguous(c);
+    if (c.nb == t.nb) return nbytes(t);
+    Bytes b = elemSize(t.type);
+    for (size_t i = 0; i < 4; ++i)
+        b = satAdd(b, satMul(static_cast<Bytes>(t.ne[i] - 1), t.nb[i]));
+    return b;
+}
+
+// ggml-vulkan's fusion patterns that ggml_vk_graph_optimize keeps together (ggml-vulkan.cpp
+// topk_moe_early_softmax_norm, topk_moe_sigmoid_norm_bias, topk_moe_early_softmax,
+// topk_moe_late_softmax; the others hold ops no skeleton has).
+constexpr std::array<std::initializer_list<Op>, 4> kKeptPatterns{{
+    {Op::SoftMax, Op::Reshape, Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SumRows,
+     Op::Clamp, Op::Div, Op::Reshape},
+    {Op::Unary, Op::Reshape, Op::Add, Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SumRows,
+     Op::Clamp, Op::Div, Op::Reshape},
+    {Op::SoftMax, Op::Reshape, Op::Argsort, Op::View, Op::GetRows},
+    {Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SoftMax, Op::Reshape},
+}};
+
+// ggml_vk_graph_optimize (ggml/src/ggml-vulkan/ggml-vulkan.cpp), which
+// ggml_backend_sched_split_graph runs on each Vulkan split before the graph is allocated: from the
+// first node not yet placed, it pulls forward the next nodes (of the following 20) that read
+// nothing still unplaced, so independent branches run together, keeping fusable chains (RMS_NORM +
+// MUL, ROPE + VIEW + SET_ROWS, ...) adjacent, then the views whose sources are placed.
+void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_of,
+                     std::vector<Id>& nodes) {
+    const int n = static_cast<int>(nodes.size());
+    // An index as the vectors take it (the loops count in int as ggml_vk_graph_optimize does).
+    auto U = [](int i) { return static_cast<size_t>(i); };
+    auto op = [&](int i) { return t[nodes[U(i)]].op; };
+    auto isEmpty = [&](Id x) {
+        const Op o = t[x].op;
+        return o == Op::None || o == Op::Reshape || o == Op::View || o == Op::Permute;
+    };
+    auto base = [&](Id x) { return base_of[static_cast<size_t>(x)]; };
+    auto isSrcOf = [&](Id dst, Id src) {
+        const Tensor& td = t[dst];
+        const Tensor& ts = t[src];
+        const Id bd = base(dst), bs = base(src);
+        if (bd == bs) return true; // "implicit dependency if they view the same tensor"
+        const bool either_empty = isEmpty(dst) || isEmpty(src);
+        for (size_t s = 0; s < td.src.size(); ++s) {
+            const Id ds = td.src[s];
+            if (ds == src) return true;
+            if (either_empty) continue;
+            if (ds != kNone && base(ds) == bs) return true;
+            const Id ss = ts.src[s];
+            if (ss != kNone && bd == base(ss)) return true;
+        }
+        return false;
+    };
+    std::vector<Id> order;
+    order.reserve(nodes.size());
+    std::vector<bool> used(nodes.size(), false);
+    // used_node_set: a tensor is placed when it is one of the split's nodes already ordered.
+    std::unordered_map<Id, int> pos;
+    pos.reserve(nodes.size());
+    for (int i = 0; i < n; ++i)
+        pos.emplace(nodes[U(i)], i);
+    std::vector<bool> ordered(nodes.size(), false);
+    auto placed = [&](Id x) {
+        const auto it = pos.find(x);
+        return it != pos.end() && ordered[U(it->second)];
+    };
+    auto matches = [&](std::initializer_list<Op> pattern, int start) {
+        if (start + static_cast<int>(pattern.size()) > n) return false;
+        int j = 0;
+        for (const Op o : pattern) {
+            if (op(start + j) != o || used[U(start + j)]) return false;
+            ++j;
+        }
+        return true;
+    };
+    auto at = [&](int i) { return nodes[U(i)]; };
+    int first = 0;
+    while (first < n) {
+        bool kept = false;
+        for (const auto& pattern : kKeptPatterns)
+            if (matches(pattern, first)) {
+                for (int j = 0; j < static_cast<int>(pattern.size()); ++j) {
+                    order.push_back(at(first + j));
+                    ordered[U(first + j)] = true;
+                    used[U(first + j)] = true;
+                }
+                while (first < n && used[U(first)])
+                    ++first;
+                kept = true;
+                break;
+            }
+        if (kept) continue;
+        std::vector<int> set{first};
+        constexpr int kCheck = 20;
+        const int last = std::min(first + kCheck, n);
+        for (int j = first + 1; j < last; ++j) {
+            if (used[U(j)] || isEmpty(at(j))) continue;
+            if (std::any_of(kKeptPatterns.begin(), kKeptPatterns.end(),
+                            [&](const auto& pattern) { return matches(pattern, j); }))
+                continue;
+            bool ok = true;
+            // Every earlier pending node is checked (the order does not change the answer):
+            // nearest first, where a chain's dependency usually is.
+            for (int c = j - 1; c >= first && ok; --c) {
+                if (used[U(c)] || !isSrcOf(at(j), at(c))) continue;
+                const bool adjacent = j == c + 1 && c == set.back();
+                const Op oc = op(c), oj = op(j);
+                const bool fusable =
+                    adjacent &&
+                    ((oc == Op::RmsNorm && oj == Op::Mul) || (oc == Op::MulMat && oj == Op::Add) ||
+                     (oc == Op::MulMatId && oj == Op::AddId) ||
+                     (oc == Op::MulMatId && oj == Op::Mul) || (oc == Op::Add && oj == Op::Add) ||
+                     (oc == Op::SsmConv && oj == Op::Add) ||
+                     (oc == Op::SsmConv && oj == Op::Unary));
+                if (!fusable) ok = false;
+            }
+            if (!ok) continue;
+            set.push_back(j);
+            int rope = j;
+            // RMS_NORM + MUL: the ROPE that reads it comes along.
+            if (op(j) == Op::Mul && j > 0 && op(j - 1) == Op::RmsNorm)
+                for (int k = j + 1; k < std::min(j + 15, n); ++k) {
+                    const Tensor& tk = t[at(k)];
+                    if (tk.op == Op::Rope && tk.src[0] == at(j) && tk.src[1] != kNone &&
+                        t[tk.src[1]].op == Op::None &&
+                        (tk.src[2] == kNone || t[tk.src[2]].op == Op::None)) {
+                        rope = k;
+                        set.push_back(k);
+                        used[U(k)] = true;
+                        break;
+                    }
+                }
+            // ROPE + VIEW + SET_ROWS made consecutive.
+            if (op(rope) == Op::Rope) {
+                int view = -1;
+                for (int k = rope + 1; k < std::min(rope + 10, n); ++k) {
+                    const Tensor& tk = t[at(k)];
+                    if (view == -1 && tk.op == Op::View && tk.src[0] == at(rope)) {
+                        view = k;
+                        continue;
+                    }
+                    if (view != -1 && tk.op == Op::SetRows && tk.src[0] == at(view)) {
+                        set.push_back(view);
+                        set.push_back(k);
+                        used[U(view)] = true;
+                        used[U(k)] = true;
+                        break;
+                    }
+                }
+            }
+            auto pullNext = [&](Op want, bool check_src1) {
+                for (int k = j + 1; k < std::min(j + 15, n); ++k) {
+                    const Tensor& tk = t[at(k)];
+                    if (tk.op != want || tk.src[0] != at(j)) continue;
+                    if (check_src1 &&
+                        !(tk.src[1] != kNone && (t[tk.src[1]].op == Op::None || placed(tk.src[1]))))
+                        continue;
+                    set.push_back(k);
+                    used[U(k)] = true;
+                    return;
+                }
+            };
+            // MUL_MAT_ID + ADD_ID + MUL, MUL_MAT + ADD + ADD, SSM_CONV + ADD + UNARY.
+            if (op(j) == Op::AddId && op(j - 1) == Op::MulMatId) pullNext(Op::Mul, true);
+            if (op(j) == Op::Add && op(j - 1) == Op::MulMat) pullNext(Op::Add, true);
+            if (op(j) == Op::Add && op(j - 1) == Op::SsmConv) pullNext(Op::Unary, false);
+        }
+        // The views, unless the set ends in an ADD (add -> rms_norm, add -> add fusions).
+        if (op(set.back()) != Op::Add)
+            for (int j = first + 1; j < last; ++j) {
+                if (used[U(j)] || !isEmpty(at(j))) continue;
+                bool ok = true;
+                for (int c = j - 1; c >= first && ok; --c)
+                    if (!used[U(c)] && isSrcOf(at(j), at(c)) &&
+                        std::find(set.begin(), set.end(), c) == set.end())
+                        ok = false;
+                if (ok) set.push_back(j);
+            }
+        for (const int c : set) {
+            order.push_back(at(c));
+            ordered[U(c)] = true;
+            used[U(c)] = true;
+        }
+        while (first < n && used[U(first)])
+            ++first;
+    }
+    nodes = std::move(order);
+}
+
+} // namespace
+
+std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement& p) {
+    const int n_back = static_cast<int>(p.buffers.size());
+    if (n_back == 0) return {};
+    const int cpu = n_back - 1;
+    const Id W = g.weight();
+    // The split pass rewires sources to their copies, so it works on a copy of the tensors (kept
+    // per thread: a replay a plan makes many of should not map fresh pages each time).
+    thread_local std::vector<Tensor> t;
+    t.reserve(g.tensors().size() + g.tensors().size() / 2 + 64);
+    t.assign(g.tensors().begin(), g.tensors().end());
+    const std::vector<Id>& nodes = g.nodes();
+    const auto n_layer = static_cast<std::int32_t>(p.layer_backend.size());
+
+    // Caches follow their block (llama_kv_cache and llama_memory_recurrent put a layer's cells on
+    // its device), the output layer its own backend, the inputs the CPU.
+    auto layerBackend = [&](std::int32_t il) {
+        if (il < 0) return cpu;
+        if (il >= n_layer) return p.output_backend;
+        return p.layer_backend[static_cast<size_t>(il)];
+    };
+    // The weight a node reads: token_embd on the CPU (llama_model::load_tensors keeps the input
+    // layer there), routed experts where --n-cpu-moe / -ot put them, the rest with its block.
+    auto isExpert = [](const Tensor& n) { return n.op == Op::MulMatId || n.op == Op::AddId; };
+    auto weightBackend = [&](const Tensor& n) {
+        if (n.layer < 0) return cpu;
+        if (n.layer >= n_layer) return p.output_backend;
+        const auto il = static_cast<size_t>(n.layer);
+        return isExpert(n) && il < p.expert_backend.size() ? p.expert_backend[il]
+                                                           : p.layer_backend[il];
+    };
+    auto hasWeight = [&](const Tensor& n) {
+        return std::any_of(n.src.begin(), n.src.end(), [W](Id s) { return s == W; });
+    };
+
+    // The bytes a weight's copy takes: its block's weight bytes shared by element count.
+    std::vector<std::int64_t> dense_el(static_cast<size_t>(n_layer) + 1, 0);
+    std::vector<std::int64_t> expert_el(static_cast<size_t>(n_layer) + 1, 0);
+    auto slot = [&](const Tensor& n) {
+        return static_cast<size_t>(std::clamp<std::int32_t>(n.layer, 0, n_layer));
+    };
+    for (const Id n : nodes)
+        if (hasWeight(t[n]) && t[n].layer >= 0)
+            (isExpert(t[n]) ? expert_el : dense_el)[slot(t[n])] +=
+                weightElements(t, t[n], p.n_expert);
+    auto weightCopyBytes = [&](const Tensor& n) -> Bytes {
+        const std::int64_t el = weightElements(t, n, p.n_expert);
+        if (el == 0) return 4 * static_cast<Bytes>(std::max<std::int64_t>(1, n.ne[0]));
+        const size_t i = slot(n);
+        const auto& total = isExpert(n) ? p.expert_bytes : p.dense_bytes;
+        const auto& sum = isExpert(n) ? expert_el : dense_el;
+        if (i >= total.size() || sum[i] == 0) return 0;
+        return static_cast<Bytes>(static_cast<long double>(total[i]) *
+                                  static_cast<long double>(el) / static_cast<long double>(sum[i]));
+    };
+
+    // ggml_backend_sched_split_graph (ggml/src/ggml-backend.cpp), pass 1: pre-allocated tensors
+    // (caches, their views and writes) stay where their memory is, graph inputs go to the last
+    // backend, an op goes where its first weight is, or to the first device that offloads it
+    // (op_offload, a host weight, ggml_backend_vk_device_offload_op); ROPE and FLASH_ATTN_EXT are
+    // not placed by weights.
+    std::vector<int> be(t.size(), -1);
+    for (const Id l : g.leafs()) {
+        if (l == W) continue;
+        if (t[l].external)
+            be[l] = layerBackend(t[l].layer);
+        else if (t[l].input)
+            be[l] = cpu;
+    }
+    for (const Id n : nodes) {
+        const Tensor& tn = t[n];
+        if (p.pin_norms && tn.layer_norm_pin && tn.layer >= 0 && tn.layer < n_layer) {
+            be[n] = layerBackend(tn.layer);
+            continue;
+        }
+        if (tn.external) {
+            be[n] = layerBackend(tn.layer);
+            continue;
+        }
+        if (tn.input) {
+            be[n] = cpu;
+            continue;
+        }
+        if (tn.op == Op::Rope || tn.op == Op::FlashAttn || !hasWeight(tn)) continue;
+        const int wb = weightBackend(tn);
+        be[n] = wb;
+        if (p.op_offload && wb == cpu && cpu > 0 && opBatch(tn) >= p.offload_min_batch) be[n] = 0;
+    }
+    // Pass 2: the devices' assignments expand down and up over unassigned nodes, the CPU's
+    // stopping them; then every backend's, down and up.
+    auto expand = [&](bool down, bool with_cpu) {
+        int cur = -1;
+        for (size_t k = 0; k < nodes.size(); ++k) {
+            const Id n = nodes[down ? k : nodes.size() - 1 - k];
+            if (isViewOp(t[n].op)) continue;
+            if (be[n] != -1)
+                cur = (!with_cpu && be[n] == cpu) ? -1 : be[n];
+            else if (cur != -1)
+                be[n] = cur;
+        }
+    };
+    expand(true, false);
+    expand(false, false);
+    expand(true, true);
+    expand(false, true);
+    // Pass 4: views on their source's backend; anything left on the first backend.
+    for (const Id n : nodes) {
+        if (be[n] == -1 && t[n].view_src != kNone) be[n] = be[t[n].view_src];
+        if (be[n] == -1) be[n] = 0;
+    }
+    auto srcBackend = [&](const Tensor& n, Id s) { return s == W ? weightBackend(n) : be[s]; };
+
+    // Pass 5: splits. A source on another backend (no backend here reads another's buffers) is
+    // copied into the split's backend once (ggml_dup_tensor_layout), the copy an input of the
+    // split; a weight read from another backend starts a new split so its copy's memory is
+    // reused by the next one. Under pipeline parallelism every copy is made n_copies times and
+    // kept (input and output), and so are the graph inputs.
+    struct Split {
+        int backend = 0;
+        size_t start = 0, end = 0;
+        std::vector<std::pair<Id, Id>> inputs; // source, copy
+    };
+    std::vector<Split> splits;
+    std::vector<std::pair<Id, int>> kept_copies; // pipeline copies, allocated first as leafs
+    // The copy of a source in a backend (tensor_id_copy), keyed by source and backend.
+    std::unordered_map<std::uint64_t, Id> copy_of;
+    auto copyKey = [n_back](Id src, int backend) {
+        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) *
+                   static_cast<std::uint64_t>(n_back) +
+               static_cast<std::uint64_t>(static_cast<std::uint32_t>(backend));
+    };
+    std::vector<bool> input_copied(t.size(), false);
+    const int n_copies = std::max(1, p.n_copies);
+    auto newCopy = [&](Bytes bytes, bool keep) {
+        Tensor c;
+        c.type = Elem::I8;
+        c.ne = {static_cast<std::int64_t>(bytes), 1, 1, 1};
+        contiguous(c);
+        c.input = c.output = keep;
+        t.push_back(c);
+        be.push_back(-1);
+        input_copied.push_back(false);
+        return static_cast<Id>(t.size() - 1);
+    };
+    size_t i = 0;
+    while (i < nodes.size() && isViewOp(t[nodes[i]].op))
+        ++i;
+    splits.push_back({i < nodes.size() ? be[nodes[i]] : 0, 0, 0, {}});
+    for (; i < nodes.size(); ++i) {
+        const Id n = nodes[i];
+        if (isViewOp(t[n].op)) continue;
+        Split* sp = &splits.back();
+        bool new_split = be[n] != sp->backend;
+        if (!new_split && !sp->inputs.empty())
+            for (const Id s : t[n].src)
+                if (s == W && weightBackend(t[n]) != sp->backend) new_split = true;
+        if (new_split) {
+            sp->end = i;
+            splits.push_back({be[n], i, 0, {}});
+            sp = &splits.back();
+        }
+        const int cur = sp->backend;
+        // newCopy grows t: index it afresh after each copy.
+        for (size_t j = 0; j < t[n].src.size(); ++j) {
+            const Id s = t[n].src[j];
+            if (s == kNone) continue;
+            const int sb = srcBackend(t[n], s);
+            if (t[s].input && n_copies > 1 && !input_copied[s]) {
+                input_copied[s] = true;
+                t[s].output = true; // the original is the current copy
+                for (int c = 1; c < n_copies; ++c) {
+                    const Id extra = newCopy(nbytes(t[s]), true);
+                    kept_copies.emplace_back(extra, sb);
+                }
+            }
+            if (sb == cur) continue;
+            const auto found = copy_of.find(copyKey(s, cur));
+            const Id known = found != copy_of.end() ? found->second : kNone;
+            if (s != W && known != kNone) {
+                t[n].src[j] = known;
+                continue;
+            }
+            const Bytes bytes = s == W                ? weightCopyBytes(t[n])
+                                : t[s].copy_bytes > 0 ? t[s].copy_bytes
+                                                      : layoutBytes(t[s]);
+            const Id first = newCopy(bytes, n_copies > 1);
+            for (int c = 1; c < n_copies; ++c) {
+                const Id extra = newCopy(bytes, true);
+                kept_copies.emplace_back(extra, cur);
+            }
+            if (n_copies > 1) kept_copies.emplace_back(first, cur);
+            splits.back().inputs.emplace_back(s, first);
+            if (s != W) copy_of.emplace(copyKey(s, cur), first);
+            t[n].src[j] = first;
+        }
+    }
+    splits.back().end = nodes.size();
+
+    // What each tensor views (its own id when none): the skeletons' external writes have the one
+    // weight tensor as view_src when they name no cache, and are then their own base.
+    std::vector<Id> base_of(p.vulkan_reorder ? t.size() : 0);
+    for (size_t x = 0; x < base_of.size(); ++x) {
+        const Id v = t[x].view_src;
+        base_of[x] = v != kNone && v != W ? v : static_cast<Id>(x);
+    }
+    // The scheduler's graph copy: per split, each input's dependency (a GGML_OP_NONE view of the
+    // source on its backend, which keeps it until the copy) and its copy, then the split's nodes.
+    std::vector<Id> out_nodes, out_leafs;
+    std::vector<int> node_buf, leaf_buf;
+    for (const Split& sp : splits) {
+        for (const auto& [src, cpy] : sp.inputs) {
+            if (!t[src].external) {
+                Tensor dep;
+                dep.type = t[src].type;
+                dep.ne = t[src].ne;
+                dep.nb = t[src].nb;
+                dep.view_src = t[src].view_src != kNone ? t[src].view_src : src;
+                dep.src[0] = src;
+                const int dep_backend = be[src];
+                t.push_back(dep);
+                out_nodes.push_back(static_cast<Id>(t.size() - 1));
+                node_buf.push_back(std::max(0, dep_backend));
+            }
+            out_nodes.push_back(cpy);
+            node_buf.push_back(sp.backend);
+        }
+        std::vector<Id> split_nodes(nodes.begin() + static_cast<std::ptrdiff_t>(sp.start),
+                                    nodes.begin() + static_cast<std::ptrdiff_t>(sp.end));
+        if (p.vulkan_reorder && sp.backend != cpu) vkGraphOptimize(t, base_of, split_nodes);
+        for (const Id n : split_nodes) {
+            out_nodes.push_back(n);
+            node_buf.push_back(be[n]);
+        }
+    }
+    for (const auto& [c, b] : kept_copies) {
+        out_leafs.push_back(c);
+        leaf_buf.push_back(b);
+    }
+    for (const Id l : g.leafs()) {
+        out_leafs.push_back(l);
+        leaf_buf.push_back(l == W || be[l] < 0 ? cpu : be[l]);
+    }
+
+    std::vector<Tallocr> tallocs;
+    tallocs.reserve(static_cast<size_t>(n_back));
+    for (const BufferType& b : p.buffers)
+        tallocs.emplace_back(b.alignment, b.max_size);
+    thread_local std::vector<HashNode> hash;
+    Replay r(t, out_leafs, out_nodes, leaf_buf, node_buf, tallocs, hash);
+    r.run();
+    std::vector<BackendCompute> out;
+    out.reserve(tallocs.size());
+    for (const Tallocr& a : tallocs)
+        out.push_back(a.total());
+    return out;
 }
 
 } // namespace headroom::graph

@@ -18,7 +18,7 @@
 namespace headroom::graph {
 
 // The element types the reserved graphs hold in their compute buffer.
-enum class Elem : std::uint8_t { F32, F16, I32, I64 };
+enum class Elem : std::uint8_t { F32, F16, I32, I64, I8 };
 
 // The ggml ops the skeletons use; only whether an op may run in place (ggml-alloc.c,
 // ggml_op_can_inplace) and whether it is a view changes what the allocator does.
@@ -76,6 +76,15 @@ struct Tensor {
     bool output = false;   // ggml_set_output
     bool external = false; // memory outside the compute buffer (weights, KV cache, their views)
     bool visited = false;  // ggml_build_forward_expand has added it
+    // The block whose builder made it (Graph::setLayer): -1 the graph inputs and token rows, the
+    // block count for the output layer. The scheduler places weights and caches by it.
+    std::int32_t layer = -1;
+    // What a copy of this tensor into another backend's compute buffer takes (a cache view's
+    // ggml_nbytes); 0 = its own size.
+    Bytes copy_bytes = 0;
+    // A block's weighted norm, which llama.cpp pins to the block's backend when the scheduler
+    // would otherwise run it with the previous block (SchedPlacement::pin_norms).
+    bool layer_norm_pin = false;
 };
 
 class Graph {
@@ -84,6 +93,12 @@ public:
 
     // A tensor outside the compute buffer (weights, cache tensors); one stands for all of them.
     Id weight() const { return weight_; }
+    // A read of a cache tensor (a K or V view, recurrent states) of the current block: external
+    // memory on the block's backend; `bytes` is what copying the view to another backend takes.
+    Id cacheRead(Bytes bytes);
+    // Tags every tensor made from now on with block `il` (Tensor::layer).
+    void setLayer(std::int32_t il) { layer_ = il; }
+    void pinToLayer(Id t) { t_[t].layer_norm_pin = true; }
     // ggml_new_tensor + ggml_set_input.
     Id input(Elem type, std::int64_t ne0, std::int64_t ne1 = 1, std::int64_t ne2 = 1,
              std::int64_t ne3 = 1);
@@ -107,7 +122,9 @@ public:
     Id permute(Id a, int ax0, int ax1, int ax2, int ax3);
     // A view of external memory (a cache tensor) with the given sources (ggml_set_rows,
     // ggml_view_* of the cache).
-    Id externalNode(Op op, std::initializer_list<Id> srcs);
+    // `cache`: the cache read (cacheRead) whose memory the node writes, its view_src.
+    Id externalNode(Op op, std::initializer_list<Id> srcs, Id cache = kNone);
+    std::int32_t layer() const { return layer_; }
 
     void setOutput(Id t) { t_[t].output = true; }
     // ggml_is_contiguous.
@@ -126,6 +143,7 @@ private:
     std::vector<Id> leafs_, nodes_;
     std::vector<Id> stack_;
     Id weight_ = kNone;
+    std::int32_t layer_ = -1;
 };
 
 Bytes elemSize(Elem e);
@@ -143,5 +161,53 @@ Bytes nbytes(const Tensor& t);
 // (ggml_backend_buft_get_alignment: 32 on the CPU, TENSOR_ALIGNMENT). One chunk: the CPU
 // buffer type has no maximum size.
 Bytes replayPeak(const Graph& g, Bytes alignment);
+
+// One backend's compute buffer type: ggml_backend_buft_get_alignment and
+// ggml_backend_buft_get_max_size (the chunk size ggml_dyn_tallocr packs into).
+struct BufferType {
+    Bytes alignment = 32;
+    Bytes max_size = 0; // 0: no maximum (the CPU buffer type)
+};
+
+// Where the weights and caches of each block live and how ggml_backend_sched places the graph
+// over the backends: the devices 0..n-1 first, the CPU last (src/llama-context.cpp,
+// llama_context ctor: the GPU backends, then the CPU).
+struct SchedPlacement {
+    std::vector<BufferType> buffers; // per backend, the CPU's last
+    std::vector<int> layer_backend;  // per block: its dense weights and its cache
+    std::vector<int> expert_backend; // per block: its routed experts (--n-cpu-moe)
+    int output_backend = 0;          // output norm and head
+    // Weight bytes per block (index n_layer: the output head), to size a weight's copy when an
+    // op runs on another backend: dense (attention, FFN, SSM) and routed experts.
+    std::vector<Bytes> dense_bytes, expert_bytes;
+    std::int64_t n_expert = 0;
+    bool op_offload = true;
+    std::int64_t offload_min_batch = 32; // ggml-vulkan op_offload_min_batch_size
+    int n_copies = 1;                    // pipeline parallelism: GGML_SCHED_MAX_COPIES
+    // src/llama-context.cpp llama_context::graph_get_cb: under full offload (n_gpu_layers >
+    // n_layer) or a micro-batch under 32, each block's weighted norms ("norm", named by
+    // llm_graph_context::build_norm) are set to the block's backend before the scheduler places
+    // the rest (ggml_backend_sched_set_tensor_backend).
+    bool pin_norms = false;
+    // ggml/src/ggml-vulkan/ggml-vulkan.cpp ggml_vk_graph_optimize reorders each device split
+    // before it is allocated (ggml_backend_sched_split_graph calls ggml_backend_graph_optimize).
+    bool vulkan_reorder = false;
+};
+
+// One backend's buffer after the scheduled replay: its size (the sum of its chunks' high-water
+// marks) and how many chunks (ggml_backend_buffer allocations) it took.
+struct BackendCompute {
+    Bytes bytes = 0;
+    int chunks = 0;
+};
+
+// The compute buffers ggml_backend_sched reserves for `g` over several backends (llama.cpp
+// v0.5.0 (de3ff815), the same in v0.4.0): nodes assigned as ggml_backend_sched_split_graph does
+// (ggml/src/ggml-backend.cpp; ggml_backend_sched_backend_id_from_cur for pass 1), the graph cut
+// into splits whose foreign inputs are copied into the split's backend, and that copy replayed
+// through one ggml_gallocr with a buffer per backend (ggml/src/ggml-alloc.c,
+// ggml_gallocr_alloc_graph_impl with node_buffer_ids), each packed in chunks of its buffer type's
+// maximum size (ggml_dyn_tallocr_alloc). One entry per backend of `p.buffers`.
+std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement& p);
 
 } // namespace headroom::graph

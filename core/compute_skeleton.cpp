@@ -3,6 +3,7 @@
 #include "compute_graph.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -206,12 +207,12 @@ public:
                                4 * static_cast<std::uint64_t>(n_qkv * ub)});
             Id t = mm(heads * hd, x);
             if (f.qkv_bias) t = g.add(t, W);
-            if (f.qk_norm_full && qk) t = g.mul(g.rmsNorm(t), W);
+            if (f.qk_norm_full && qk) t = g.mul(pinned(g.rmsNorm(t)), W);
             if (f.v_norm && !qk) return g.rmsNorm(g.reshape(t, {hd, heads, ub, 1}));
             return g.reshape(t, {hd, heads, ub, 1});
         };
         auto normRope = [&](Id t) {
-            if (f.qk_norm) t = g.mul(g.rmsNorm(t), W);
+            if (f.qk_norm) t = g.mul(pinned(g.rmsNorm(t)), W);
             if (!rope) return t;
             t = g.unary(Op::Rope, t, {positions(), W});
             return f.l2_norm_qk ? g.rmsNorm(t) : t;
@@ -243,19 +244,23 @@ public:
 
         // llama_kv_cache::cpy_k / cpy_v: ggml_set_rows of the new rows into the cache (a view of
         // the cache); without flash attention V is stored transposed, one index per element.
-        const Id k_row = g.view(k, {n_head_kv * hd_k, ub, 1, 1},
-                                {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_k), 0, 0});
-        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), W}));
+        // llama_kv_cache::cpy_k / cpy_v take the rows as ggml_view_2d(cur, n_embd_gqa, n_tokens,
+        // cur->nb[2]): a strided V (Phi-3's view of the fused QKV) keeps its stride, which is
+        // what a copy of the rows to another backend's buffer spans.
+        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
+        const Id k_row = g.view(k, {n_head_kv * hd_k, ub, 1, 1}, {4, g.at(k).nb[2], 0, 0});
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), W}, kCache(l, n_kv)));
         if (p_.flash_attn) {
-            const Id v_row = g.view(v, {n_head_kv * hd_v, ub, 1, 1},
-                                    {4, 4 * static_cast<std::uint64_t>(n_head_kv * hd_v), 0, 0});
-            g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W}));
+            const Id v_row = g.view(v, {n_head_kv * hd_v, ub, 1, 1}, {4, g.at(v).nb[2], 0, 0});
+            g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W},
+                                    vCache(l, n_kv)));
         } else {
             // llama_kv_cache::cpy_v: a strided V (Phi-3's view) is made contiguous first.
             const Id v2 = g.isContiguous(v) ? g.reshape(v, {n_head_kv * hd_v, ub, 1, 1})
                                             : g.cont(v, {n_head_kv * hd_v, ub, 1, 1});
             const Id v1 = g.reshape(v2, {1, n_head_kv * hd_v * ub, 1, 1});
-            g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), W}));
+            g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), W},
+                                    vCache(l, n_kv)));
         }
 
         // build_attn_mha: q as [hd, ub, n_head], K and V read from the cache.
@@ -263,16 +268,17 @@ public:
         const Id qv = g.view(q, tq.ne, tq.nb);
         const Id qp = g.permute(qv, 0, 2, 1, 3);
         const Id mask = kqMask(swa);
-        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
         Id cur;
         if (p_.flash_attn) {
-            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1}, {qp, W, W, mask});
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1},
+                               {qp, kCache(l, n_kv), vCache(l, n_kv), mask});
             cur = g.reshape(fa, {hd_v * n_head, ub, 1, 1});
         } else {
-            Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {W, qp});
+            Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {kCache(l, n_kv), qp});
             if (f.softcap) kq = g.scale(g.unary(Op::Unary, g.scale(kq)));
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
-            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {W, sm});
+            const Id kqv =
+                g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {vCache(l, n_kv), sm});
             const Id perm = g.permute(kqv, 0, 2, 1, 3);
             cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
         }
@@ -290,7 +296,8 @@ public:
         const std::int64_t nh = l.n_head, ub = ub_;
         const std::int64_t hk = a.head_k, rope = a.rope, nope = hk - rope, lora = a.kv_lora;
         const std::int64_t hv = a.head_v;
-        Id q = a.q_lora > 0 ? mm(nh * hk, g.mul(g.rmsNorm(mm(a.q_lora, x)), W)) : mm(nh * hk, x);
+        Id q = a.q_lora > 0 ? mm(nh * hk, g.mul(pinned(g.rmsNorm(mm(a.q_lora, x))), W))
+                            : mm(nh * hk, x);
         q = g.reshape(q, {hk, nh, ub, 1});
         const Tensor& tq = g.at(q);
         const auto qnb = tq.nb;
@@ -302,7 +309,7 @@ public:
         const Id kv_pe = mm(lora + rope, x);
         const auto kvnb = g.at(kv_pe).nb;
         Id kv = g.view(kv_pe, {lora, ub, 1, 1}, kvnb);
-        kv = g.mul(g.rmsNorm(kv), W);
+        kv = g.mul(pinned(g.rmsNorm(kv)), W);
         const Id v = g.reshape(kv, {lora, 1, ub, 1});
         const Id k_pe =
             g.unary(Op::Rope, g.view(kv_pe, {rope, 1, ub, 1}, {4, kvnb[1], kvnb[1], kvnb[2]}),
@@ -312,21 +319,23 @@ public:
         g.expand(v);
         g.expand(k);
         const Id k_row = g.view(k, {lora + rope, ub, 1, 1}, g.at(k).nb);
-        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(false), W}));
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(false), W}, kCache(l, p_.n_kv)));
         const auto qn = g.at(q);
         const Id qp = g.permute(g.view(q, qn.ne, qn.nb), 0, 2, 1, 3);
         const Id mask = kqMask(false);
         Id cur;
         if (p_.flash_attn) {
-            const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, W, W, mask});
+            const Id kc = kCache(l, p_.n_kv);
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, kc, kc, mask});
             const Id fp = g.permute(fa, 0, 2, 1, 3);
             const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, fp});
             const Id vc = g.cont(g.permute(vm, 0, 2, 1, 3), {hv, nh, ub, 1});
             cur = g.reshape(vc, {hv * nh, ub, 1, 1});
         } else {
             const std::int64_t n_kv = p_.n_kv;
-            const Id v_cont = g.op(Op::Cont, Elem::F16, {n_kv, lora, 1, 1}, {W});
-            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, nh, 1}, {W, qp});
+            const Id kc = kCache(l, n_kv);
+            const Id v_cont = g.op(Op::Cont, Elem::F16, {n_kv, lora, 1, 1}, {kc});
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, nh, 1}, {kc, qp});
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
             const Id kqv = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {v_cont, sm});
             const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, kqv});
@@ -424,15 +433,16 @@ public:
     // llm_graph_context::build_rs: the sequences' states gathered from the cache (s_copy_main)
     // into the buffer, and the extra states copied within the cache (a zero-row get_rows when
     // every state is in the batch); the cache writes are views of external memory.
-    Id stateRows(std::int64_t state_size) {
-        const Id rows =
-            g.op(Op::GetRows, Elem::F32, {state_size, n_seqs(), 1, 1}, {W, sCopyMain()});
+    Id stateRows(std::int64_t state_size, bool ssm = false) {
+        const Id rows = g.op(Op::GetRows, Elem::F32, {state_size, n_seqs(), 1, 1},
+                             {states(state_size, ssm), sCopyMain()});
         g.expand(rows);
         return rows;
     }
-    void extraStates(std::int64_t state_size) {
-        const Id extra = g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {W, sCopyExtra()});
-        g.expand(g.externalNode(Op::Cpy, {extra, W}));
+    void extraStates(std::int64_t state_size, bool ssm = false) {
+        const Id cache = states(state_size, ssm);
+        const Id extra = g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {cache, sCopyExtra()});
+        g.expand(g.externalNode(Op::Cpy, {extra, cache}, cache));
     }
 
     // llm_build_mamba::build_mamba2_layer as llama.cpp v0.4.0 builds it (src/llama-model.cpp):
@@ -463,7 +473,8 @@ public:
                                {conv, g.permute(xbc, 1, 0, 2, 3)});
         const Tensor& tc = g.at(conv_x);
         const Id last_conv = g.view(conv_x, {d_conv - 1, ch, n_seqs, 1}, tc.nb);
-        g.expand(g.externalNode(Op::Cpy, {last_conv, W}));
+        const Id conv_cache = states((d_conv - 1) * ch);
+        g.expand(g.externalNode(Op::Cpy, {last_conv, conv_cache}, conv_cache));
         Id xs = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_x, W});
         xs = g.add(xs, W);
         xs = g.unary(Op::Unary, xs);
@@ -479,11 +490,12 @@ public:
         // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
         const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
                               {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
-                              {W, xv, dtb, W, b, c, sCopyMain()});
+                              {states(d_state * d_inner, true), xv, dtb, W, b, c, sCopyMain()});
         g.expand(y_ssm);
-        extraStates(d_state * d_inner);
+        extraStates(d_state * d_inner, true);
         const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
-        g.expand(g.externalNode(Op::Cpy, {y_state, W}));
+        const Id ssm_cache = states(d_state * d_inner, true);
+        g.expand(g.externalNode(Op::Cpy, {y_state, ssm_cache}, ssm_cache));
         const std::uint64_t hd4 = 4 * static_cast<std::uint64_t>(head_dim);
         const Id y = g.view(y_ssm, {head_dim, n_head, n_tok, n_seqs},
                             {4, hd4, hd4 * n_head, hd4 * n_head * n_tok});
@@ -492,7 +504,7 @@ public:
         Id out = g.glu(zc, y_d);
         if (group_norm) {
             out = g.reshape(out, {d_inner / n_group, n_group, n_tok, n_seqs});
-            out = g.mul(g.rmsNorm(out), W);
+            out = g.mul(pinned(g.rmsNorm(out)), W);
         }
         out = g.reshape(out, {d_inner, n_tok, n_seqs, 1});
         return mm(m_.n_embd, out);
@@ -861,6 +873,7 @@ public:
         const size_t n_layer = m_.layers.size();
         const Family f;
         for (size_t il = 0; il < n_layer; ++il) {
+            g.setLayer(static_cast<std::int32_t>(il));
             Id cur = mamba2(norm(inpL, f));
             if (il + 1 == n_layer) {
                 cur = g.getRows(cur, outIds());
@@ -871,7 +884,16 @@ public:
         return finish(inpL, f);
     }
 
-    Id norm(Id x, const Family& f) { return g.mul(f.layer_norm ? g.norm(x) : g.rmsNorm(x), W); }
+    Id norm(Id x, const Family& f) {
+        return g.mul(pinned(f.layer_norm ? g.norm(x) : g.rmsNorm(x)), W);
+    }
+    // llm_graph_context::build_norm names a weighted norm "norm" (cb(cur, "norm", il)), and
+    // llama_context::graph_get_cb pins it to its block's device under full offload or a
+    // micro-batch under 32 (compute_graph.h Tensor::layer_norm_pin).
+    Id pinned(Id t) {
+        g.pinToLayer(t);
+        return t;
+    }
 
     // The residual add and the FFN after a block's attention or SSM output `cur`.
     Id ffnBlock(const LayerShape& l, Id cur, Id inpSA, const Family& f) {
@@ -891,6 +913,7 @@ public:
         for (const LayerShape& l : m_.layers)
             n_layer += l.is_mtp ? 0 : 1;
         for (size_t il = 0; il < n_layer; ++il) {
+            g.setLayer(static_cast<std::int32_t>(il));
             const Id attn = attention(m_.layers[il], norm(inpL, f), f);
             const Id ssm = mamba2(norm(inpL, f), false);
             const Id layer_out = g.add(mm(m_.n_embd, attn), ssm);
@@ -912,6 +935,7 @@ public:
         const std::int64_t n_embd = m_.n_embd, ub = ub_, n_seqs = this->n_seqs();
         const std::int64_t n_tok = ub / n_seqs;
         for (size_t il = 0; il < n_layer; ++il) {
+            g.setLayer(static_cast<std::int32_t>(il));
             const LayerShape& l = m_.layers[il];
             Id out;
             if (l.isRecurrent()) {
@@ -929,7 +953,8 @@ public:
                 const Id conv_x = g.op(Op::Concat, Elem::F32, {lc + n_tok, n_embd, n_seqs, 1},
                                        {conv, g.permute(bx, 1, 0, 2, 3)});
                 const Id last = g.view(conv_x, {lc, n_embd, n_seqs, 1}, g.at(conv_x).nb);
-                g.expand(g.externalNode(Op::Cpy, {last, W}));
+                const Id conv_cache = states(lc * n_embd);
+                g.expand(g.externalNode(Op::Cpy, {last, conv_cache}, conv_cache));
                 const Id c = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
                 const Id y = g.op(Op::SsmConv, Elem::F32, {n_embd, n_tok, n_seqs, 1}, {conv_x, W});
                 out = g.reshape(mm(n_embd, g.mul(c, y)), {n_embd, ub, 1, 1});
@@ -949,8 +974,10 @@ public:
 
     Bytes nemotronH(const Family& f) {
         Id inpL = embeddings();
-        for (const LayerShape& l : m_.layers) {
+        for (size_t il = 0; il < m_.layers.size(); ++il) {
+            const LayerShape& l = m_.layers[il];
             if (l.is_mtp) continue;
+            g.setLayer(static_cast<std::int32_t>(il));
             const Id normed = norm(inpL, f);
             Id cur;
             if (l.isRecurrent())
@@ -961,6 +988,7 @@ public:
                 cur = mm(m_.n_embd, g.unary(Op::Sqr, g.unary(Op::Unary, mm(m_.n_ff, normed))));
             inpL = g.add(cur, inpL);
         }
+        g.setLayer(static_cast<std::int32_t>(m_.layers.size())); // the output layer
         const Id h = norm(inpL, f);
         g.setOutput(h);
         const Id result_norm = g.getRows(h, outIds());
@@ -968,7 +996,7 @@ public:
         g.setOutput(result_norm);
         g.setOutput(out);
         g.expand(out);
-        return graph::replayPeak(g, kCpuAlignment);
+        return replay_cpu ? graph::replayPeak(g, kCpuAlignment) : 0;
     }
 
     Bytes dense(const Family& f) {
@@ -979,6 +1007,7 @@ public:
         for (const LayerShape& l : m_.layers)
             n_layer += l.is_mtp ? 0 : 1;
         for (size_t il = 0; il < n_layer; ++il) {
+            g.setLayer(static_cast<std::int32_t>(il));
             const LayerShape& l = m_.layers[il];
             const bool last = il + 1 == n_layer;
             Id inpSA = inpL;
@@ -1026,6 +1055,7 @@ public:
     // The final norm (result_norm) and the output head (result_output), both graph outputs
     // (llm_graph_result::set_outputs -> ggml_set_output).
     Bytes finish(Id inpL, const Family& f) {
+        g.setLayer(static_cast<std::int32_t>(m_.layers.size())); // the output layer
         const Id result_norm = norm(inpL, f);
         Id out = mm(m_.n_vocab, result_norm);
         if (f.logit_scale) out = g.scale(out);
@@ -1033,7 +1063,7 @@ public:
         g.setOutput(result_norm);
         g.setOutput(out);
         g.expand(out);
-        return graph::replayPeak(g, kCpuAlignment);
+        return replay_cpu ? graph::replayPeak(g, kCpuAlignment) : 0;
     }
     const Graph& built() const { return g; }
 
@@ -1121,6 +1151,35 @@ private:
         return g.reshape(rot, ne);
     }
 
+    // The layer's K / V cache as build_attn_mha reads it (llama_kv_cache::get_k / get_v: a view
+    // of n_kv cells of every stream), external memory; its bytes are what a copy to another
+    // backend takes.
+    Id kCache(const LayerShape& l, std::int64_t n_kv) {
+        return cacheLeaf(0, satMul(ggmlRowBytes(p_.type_k, l.n_embd_k_gqa),
+                                   static_cast<Bytes>(n_kv) * n_seqs()));
+    }
+    Id vCache(const LayerShape& l, std::int64_t n_kv) {
+        return cacheLeaf(1, satMul(ggmlRowBytes(p_.type_v, l.n_embd_v_gqa),
+                                   static_cast<Bytes>(n_kv) * n_seqs()));
+    }
+    // A recurrent layer's states (llama_memory_recurrent r_l, or s_l for `ssm`: f32, one row per
+    // sequence).
+    Id states(std::int64_t state_size, bool ssm = false) {
+        return cacheLeaf(ssm ? 3 : 2,
+                         4 * static_cast<Bytes>(state_size) * static_cast<Bytes>(n_seqs()));
+    }
+    // One tensor per cache of the current block (K, V, conv state, SSM state), so its writes
+    // (views of it) and reads are seen to touch the same memory.
+    Id cacheLeaf(size_t kind, Bytes bytes) {
+        if (cache_layer_ != g.layer()) {
+            cache_leaf_.fill(kNone);
+            cache_layer_ = g.layer();
+        }
+        Id& leaf = cache_leaf_[kind];
+        if (leaf == kNone) leaf = g.cacheRead(bytes);
+        return leaf;
+    }
+
     // The cache's row indices (llm_graph_input_attn_kv: self_k_idxs, self_v_idxs), one pair per
     // cache (the sliding-window layers' cache has its own).
     Id kIdxs(bool swa) {
@@ -1154,6 +1213,15 @@ private:
     Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
     Id q_gate_ = kNone; // the output gate of the last gated-Q attention block (gatedQuery)
+    std::array<Id, 4> cache_leaf_{kNone, kNone, kNone, kNone};
+
+public:
+    // Whether building the graph also replays it on the CPU backend (scheduledCompute replays
+    // it over the backends instead).
+    bool replay_cpu = true;
+
+private:
+    std::int32_t cache_layer_ = -2;
 };
 
 // The skeletons cover blocks with standard attention and a dense or routed-expert FFN; anything
@@ -1365,6 +1433,58 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
 } // namespace headroom
 
 namespace headroom {
+
+std::optional<std::vector<graph::BackendCompute>>
+scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
+                 const graph::SchedPlacement& placement) {
+    Family f;
+    const Kind kind = kindOf(model, f);
+    // Jamba, Qwen3-Next and Gemma 3n skeletons do not tag their nodes with blocks (setLayer) and
+    // were not measured on the Vulkan grid: their device buffers keep the closed form with the
+    // CPU replay beside it (vulkan_pricing.cpp).
+    if (kind == Kind::None || kind == Kind::Jamba || kind == Kind::Qwen3Next ||
+        kind == Kind::Gemma3n)
+        return std::nullopt;
+    std::uint64_t key = mix(memoKey(model, params), static_cast<std::uint64_t>(params.type_k));
+    key = mix(key, static_cast<std::uint64_t>(params.type_v));
+    for (const graph::BufferType& b : placement.buffers)
+        key = mix(mix(key, b.alignment), b.max_size);
+    // Backends are -1 (none) or small indices: shifted to non-negative before widening.
+    for (const int b : placement.layer_backend)
+        key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)));
+    for (const int b : placement.expert_backend)
+        key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)) << 8);
+    for (const Bytes b : placement.dense_bytes)
+        key = mix(key, b);
+    for (const Bytes b : placement.expert_bytes)
+        key = mix(key, b);
+    for (const std::uint64_t v :
+         {static_cast<std::uint64_t>(static_cast<unsigned>(placement.output_backend + 1)),
+          static_cast<std::uint64_t>(placement.n_expert), std::uint64_t{placement.op_offload},
+          static_cast<std::uint64_t>(placement.offload_min_batch),
+          static_cast<std::uint64_t>(placement.n_copies), std::uint64_t{placement.pin_norms},
+          std::uint64_t{placement.vulkan_reorder}})
+        key = mix(key, v);
+    constexpr size_t kMemo = 512;
+    thread_local std::unordered_map<std::uint64_t, std::vector<graph::BackendCompute>> memo;
+    if (const auto it = memo.find(key); it != memo.end()) return it->second;
+    Builder b(model, params);
+    b.replay_cpu = false;
+    if (kind == Kind::Mamba2)
+        b.mamba2Model();
+    else if (f.nemotron_h)
+        b.nemotronH(f);
+    else if (f.falcon_h1)
+        b.falconH1(f);
+    else if (f.lfm2)
+        b.lfm2(f);
+    else
+        b.dense(f);
+    std::vector<graph::BackendCompute> result = graph::replaySchedule(b.built(), placement);
+    if (memo.size() >= kMemo) memo.clear();
+    memo.emplace(key, result);
+    return result;
+}
 
 std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGraphParams& params) {
     Family f;

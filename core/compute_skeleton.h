@@ -16,6 +16,8 @@
 // suite measured (docs/accuracy-v0.5.0.md).
 #pragma once
 
+#include "compute_graph.h"
+#include "ggml_type.h"
 #include "model_shape.h"
 #include "units.h"
 
@@ -37,6 +39,9 @@ struct ComputeGraphParams {
     // Hadamard matrix (llama_kv_cache ctor attn_rot_k / attn_rot_v, llama_mul_mat_hadamard).
     bool quantized_k = false;
     bool quantized_v = false;
+    // The cache types: what a copy of a cache view to another backend takes.
+    GgmlType type_k = GgmlType::F16;
+    GgmlType type_v = GgmlType::F16;
 };
 
 // True when `architecture` has a skeleton.
@@ -48,6 +53,13 @@ std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraph
 
 // The skeleton's nodes in graph order (graph::describeNodes), empty without a skeleton: for tests
 // and for comparing with llama.cpp's own graph (tests/validation/peak.cpp HEADROOM_GRAPH_DUMP).
+// Where ggml_backend_sched puts the graph (compute_graph.h SchedPlacement), one entry per block
+// of `model.layers`; the compute buffer of each backend (the devices, then the CPU), or nullopt
+// when the architecture has no skeleton.
+std::optional<std::vector<graph::BackendCompute>>
+scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
+                 const graph::SchedPlacement& placement);
+
 std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGraphParams& params);
 
 } // namespace headroom

@@ -1,0 +1,234 @@
+// ggml_backend_sched over several backends and ggml-alloc's chunked buffers, replayed on
+// hand-built graphs (core/compute_graph.h replaySchedule): which backend each op runs on, what is
+// copied between them and how each backend's buffer packs into chunks of its maximum size.
+#include "compute_graph.h"
+
+#include <QtTest>
+
+using namespace headroom;
+using namespace headroom::graph;
+
+namespace {
+
+// A CPU-only backend list whose one buffer type packs chunks of at most `max_size` bytes.
+SchedPlacement oneBackend(Bytes max_size) {
+    SchedPlacement p;
+    p.buffers = {BufferType{32, max_size}};
+    return p;
+}
+
+} // namespace
+
+class TestComputeSchedule : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aTensorThatFitsNoChunkOpensANewOneAndTheBufferIsTheSumOfTheChunks() {
+        // x (an input, 192 f32 = 768 B) -> a (a copy of 128 f32, 512 B) -> b (256 f32, 1 KiB).
+        // One unbounded chunk: x [0,768), a [768,1280); x is freed once a is computed, but its
+        // 768 B hole is too small for b, which goes on top: [1280,2304), 2304 B.
+        // Chunks of at most 1 KiB: x [0,768) in chunk 0, whose last 256 B cannot take a, so a
+        // opens chunk 1 [0,512); x's free makes chunk 0 one free kilobyte again, and b (1 KiB)
+        // fits there best (ggml_dyn_tallocr_alloc: chunk 0's last block wastes nothing it has
+        // not already used, reuse -256, chunk 1's is too small): chunk 0 reaches 1024, chunk 1
+        // 512, 1536 B in two chunks.
+        Graph g;
+        const Id x = g.input(Elem::F32, 192);
+        const Id a = g.cont(x, {128, 1, 1, 1});
+        const Id b = g.cont(a, {256, 1, 1, 1});
+        g.setOutput(b);
+        g.expand(b);
+        QCOMPARE(replayPeak(g, 32), Bytes{2304});
+        const auto unbounded = replaySchedule(g, oneBackend(0));
+        QCOMPARE(unbounded.size(), size_t{1});
+        QCOMPARE(unbounded[0].bytes, Bytes{2304});
+        QCOMPARE(unbounded[0].chunks, 1);
+        const auto chunked = replaySchedule(g, oneBackend(1024));
+        QCOMPARE(chunked[0].bytes, Bytes{1536});
+        QCOMPARE(chunked[0].chunks, 2);
+    }
+
+    void aTensorLargerThanTheMaximumGetsAChunkOfItsOwnSize() {
+        // x (256 f32, 1 KiB) -> a (512 f32, 2 KiB) with chunks of at most 1 KiB: a is larger
+        // than any chunk may be, so it gets one of exactly its size (ggml_dyn_tallocr_new_chunk:
+        // MAX(min_size, max_chunk_size)): 1024 + 2048 B in two chunks.
+        Graph g;
+        const Id x = g.input(Elem::F32, 256);
+        const Id a = g.cont(x, {512, 1, 1, 1});
+        g.setOutput(a);
+        g.expand(a);
+        const auto r = replaySchedule(g, oneBackend(1024));
+        QCOMPARE(r[0].bytes, Bytes{3072});
+        QCOMPARE(r[0].chunks, 2);
+    }
+
+    void opsRunWhereTheirWeightsAreAndWhatCrossesIsCopied_data() {
+        QTest::addColumn<bool>("op_offload");
+        QTest::addColumn<Bytes>("device");
+        QTest::addColumn<Bytes>("host");
+        // Block 0 on the CPU, block 1 and the output on device 0, 64 tokens of 64 f32 (16 KiB a
+        // hidden state), block 0's weight 8 KiB. tokens (256 B) -> token rows (GET_ROWS of
+        // token_embd, on the CPU whatever op offload says) -> h0 (block 0) -> h1 (block 1) ->
+        // logits (32 KiB, an output).
+        // Without op offload h0 runs on the CPU: the CPU holds tokens [0,256), the rows
+        // [256,16640) and h0 [16640,33024) (the tokens' 256 B hole is too small), 33024 B; the
+        // device gets a copy of h0 [0,16384), h1 [16384,32768), and the logits above both once
+        // the copy is freed (its 16 KiB hole is too small): 32768 + 32768 = 65536 B.
+        QTest::newRow("block 0 on the CPU") << false << Bytes{65536} << Bytes{33024};
+        // With op offload (a batch of 64 >= 32) h0 runs on the device with a copy of block 0's
+        // weight: the CPU holds only the tokens and the rows, 16640 B; the device holds the
+        // weight's copy [0,8192) and the rows' [8192,24576) (h0's sources in order) and h0
+        // [24576,40960), then h1 takes the
+        // freed copies' place [0,16384) and the logits go on top of it once h0 is freed: 16384 +
+        // 32768 = 49152 B.
+        QTest::newRow("op offload") << true << Bytes{49152} << Bytes{16640};
+    }
+    void opsRunWhereTheirWeightsAreAndWhatCrossesIsCopied() {
+        QFETCH(bool, op_offload);
+        QFETCH(Bytes, device);
+        QFETCH(Bytes, host);
+        Graph g;
+        const Id w = g.weight();
+        const Id tokens = g.input(Elem::I32, 64);
+        const Id rows = g.op(Op::GetRows, Elem::F32, {64, 64, 1, 1}, {w, tokens});
+        g.setLayer(0);
+        const Id h0 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, rows});
+        g.setLayer(1);
+        const Id h1 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, h0});
+        g.setLayer(2);
+        const Id logits = g.op(Op::MulMat, Elem::F32, {128, 64, 1, 1}, {w, h1});
+        g.setOutput(logits);
+        g.expand(logits);
+
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}}; // device 0, then the CPU
+        p.layer_backend = {1, 0};
+        p.expert_backend = {1, 0};
+        p.output_backend = 0;
+        p.dense_bytes = {8192, 8192, 16384};
+        p.expert_bytes = {0, 0, 0};
+        p.op_offload = op_offload;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r.size(), size_t{2});
+        QCOMPARE(r[0].bytes, device);
+        QCOMPARE(r[1].bytes, host);
+    }
+
+    void aBlocksNormRunsOnItsOwnDeviceWhenPinned_data() {
+        QTest::addColumn<bool>("pin");
+        QTest::addColumn<Bytes>("dev0");
+        // Block 0 on device 0, block 1 and the output on device 1; token rows [32, 64] f32
+        // (8 KiB) on the CPU. Device 0 holds the rows' copy [0,8192) and h0 ([64, 64] f32,
+        // 16 KiB) [8192,24576); the copy is freed once h0 is computed.
+        // Unpinned, block 1's norm of h0 has no weight of its own and follows h0 onto device 0
+        // (the devices' expansion down); h0 is read again by the residual add, so the norm cannot
+        // run in place and the 8 KiB hole is too small: [24576,40960), 40960 B.
+        QTest::newRow("unpinned") << false << Bytes{40960};
+        // Pinned (llama_context::graph_get_cb under full offload), the norm runs on device 1 and
+        // device 0 holds only the copy and h0: 24576 B.
+        QTest::newRow("pinned") << true << Bytes{24576};
+    }
+    void aBlocksNormRunsOnItsOwnDeviceWhenPinned() {
+        QFETCH(bool, pin);
+        QFETCH(Bytes, dev0);
+        Graph g;
+        const Id w = g.weight();
+        const Id tokens = g.input(Elem::I32, 64);
+        const Id rows = g.op(Op::GetRows, Elem::F32, {32, 64, 1, 1}, {w, tokens});
+        g.setLayer(0);
+        const Id h0 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, rows});
+        g.setLayer(1);
+        const Id norm = g.rmsNorm(h0);
+        g.pinToLayer(norm);
+        const Id cur = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, g.mul(norm, w)});
+        const Id h1 = g.add(cur, h0);
+        g.setLayer(2);
+        const Id logits = g.op(Op::MulMat, Elem::F32, {128, 64, 1, 1}, {w, h1});
+        g.setOutput(logits);
+        g.expand(logits);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0, 1};
+        p.expert_backend = {0, 1};
+        p.output_backend = 1;
+        p.dense_bytes = {8192, 8192, 16384};
+        p.expert_bytes = {0, 0, 0};
+        p.op_offload = false;
+        p.pin_norms = pin;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, dev0);
+    }
+
+    void vulkansReorderRunsIndependentBranchesTogether_data() {
+        QTest::addColumn<bool>("reorder");
+        QTest::addColumn<Bytes>("device");
+        // On device 0: a and b (1 KiB products of the input's copy, 256 B), each repeated to
+        // 2 KiB (a2, b2), summed in place into a2. In build order: the copy [0,256), a
+        // [256,1280), a2 [1280,3328); a is freed and b takes its place, b2 goes on top
+        // [3328,5376): 5376 B.
+        QTest::newRow("build order") << false << Bytes{5376};
+        // ggml_vk_graph_optimize pulls b up beside a (it reads nothing a computes): a [256,1280),
+        // b [1280,2304), a2 [2304,4352); a's 1 KiB hole (with the freed copy's 256 B) is too small
+        // for b2, which goes on top [4352,6400): 6400 B.
+        QTest::newRow("reordered") << true << Bytes{6400};
+    }
+    void vulkansReorderRunsIndependentBranchesTogether() {
+        QFETCH(bool, reorder);
+        QFETCH(Bytes, device);
+        Graph g;
+        const Id w = g.weight();
+        const Id x = g.input(Elem::F32, 64);
+        g.setLayer(0);
+        const Id a = g.op(Op::MulMat, Elem::F32, {256, 1, 1, 1}, {w, x});
+        const Id a2 = g.op(Op::Repeat, Elem::F32, {512, 1, 1, 1}, {a});
+        const Id b = g.op(Op::MulMat, Elem::F32, {256, 1, 1, 1}, {w, x});
+        const Id b2 = g.op(Op::Repeat, Elem::F32, {512, 1, 1, 1}, {b});
+        const Id out = g.add(a2, b2);
+        g.setOutput(out);
+        g.expand(out);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0};
+        p.expert_backend = {0};
+        p.output_backend = 0;
+        p.dense_bytes = {1024, 0};
+        p.expert_bytes = {0, 0};
+        p.op_offload = false;
+        p.vulkan_reorder = reorder;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, device);
+        QCOMPARE(r[1].bytes, Bytes{256}); // the input, on the CPU
+    }
+
+    void pipelineCopiesOfTheInputsAreKeptForTheWholeGraph() {
+        // Everything on device 0 but the token rows: 4 copies (GGML_SCHED_MAX_COPIES) of every
+        // graph input stay allocated, as do 4 copies of the rows the device reads. The CPU: the
+        // tokens (256 B, the current copy) and 3 more, then the rows (16 KiB), 17408 B. The
+        // device: 4 copies of the rows (64 KiB, allocated first as leafs), then h1 and the
+        // logits (16 + 32 KiB), 65536 + 49152 = 114688 B.
+        Graph g;
+        const Id w = g.weight();
+        const Id tokens = g.input(Elem::I32, 64);
+        const Id rows = g.op(Op::GetRows, Elem::F32, {64, 64, 1, 1}, {w, tokens});
+        g.setLayer(0);
+        const Id h1 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, rows});
+        g.setLayer(1);
+        const Id logits = g.op(Op::MulMat, Elem::F32, {128, 64, 1, 1}, {w, h1});
+        g.setOutput(logits);
+        g.expand(logits);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0};
+        p.expert_backend = {0};
+        p.output_backend = 0;
+        p.dense_bytes = {8192, 16384};
+        p.expert_bytes = {0, 0};
+        p.n_copies = 4;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, Bytes{114688});
+        QCOMPARE(r[1].bytes, Bytes{17408});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestComputeSchedule)
+#include "test_compute_schedule.moc"
