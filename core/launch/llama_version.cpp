@@ -90,7 +90,8 @@ const LlamaProfile& llamaProfile(LlamaVersion v) {
                                    4096,
                                    false,
                                    {"step35", "hy_v3", "glm-dsa", "mimo2", "deepseek32"},
-                                   rollback040};
+                                   rollback040,
+                                   false};
     static const LlamaProfile v050{
         LlamaVersion::V0_5_0,
         "3.22.1",
@@ -107,7 +108,8 @@ const LlamaProfile& llamaProfile(LlamaVersion v) {
             std::vector<std::string> r = rollback040;
             r.emplace_back("kimi-k3");
             return r;
-        }()};
+        }(),
+        true};
     return v == LlamaVersion::V0_4_0 ? v040 : v050;
 }
 
