@@ -254,6 +254,14 @@ md += `  16K rows are over);\n`;
 md += `- op offload (micro-batch >= 32): the first device holds a copy of the largest weight left in host\n`;
 md += `  memory, and the host of attention-only blocks keeps only its inputs and the new K/V rows;\n`;
 md += `- every Vulkan compute buffer carries the estimate's error bound on this grid, 15 MiB.\n`;
+if (llamaVersion !== 'v0.4.0') {
+  md += `- ${llamaVersion}: on a device holding the output and a block with recurrent state, the logits are\n`;
+  md += `  priced above the layer peak (layer peak + logits tensor + margin): ggml_vk_graph_optimize reorders\n`;
+  md += `  the graph and build_rs's zero-byte extra-state rows leave a zero-size free block that keeps\n`;
+  md += `  ggml-alloc from merging the freed space, so the logits may not pack beside the final norm\n`;
+  md += `  (Falcon-H1 at -ub 2048: 64 MiB above, 0 with GGML_VK_DISABLE_GRAPH_OPTIMIZE=1). A bound, not a\n`;
+  md += `  replay: the recurrent models' other rows are over by up to that layer peak.\n`;
+}
 let cur = null;
 for (const r of rows) {
   if (r.label !== cur) {
