@@ -103,7 +103,8 @@ const LlamaProfile& llamaProfile(LlamaVersion v) {
                                    false,
                                    {"step35", "hy_v3", "glm-dsa", "mimo2", "deepseek32"},
                                    rollback040,
-                                   mtp_graphs};
+                                   mtp_graphs,
+                                   false};
     static const LlamaProfile v050{
         LlamaVersion::V0_5_0,
         "3.22.1",
@@ -121,7 +122,8 @@ const LlamaProfile& llamaProfile(LlamaVersion v) {
             r.emplace_back("kimi-k3");
             return r;
         }(),
-        mtp_graphs};
+        mtp_graphs,
+        true};
     return v == LlamaVersion::V0_4_0 ? v040 : v050;
 }
 

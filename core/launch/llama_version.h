@@ -84,6 +84,23 @@ struct LlamaProfile {
     // (qwen4exp), so drafting with its nextn blocks does not run. Equal in both versions.
     std::vector<std::string> mtp_graph_archs;
 
+    // Where a Vulkan device puts the logits of a graph with recurrent state (priced in
+    // core/planner/vulkan_pricing.cpp, unpackedLogitsFloor). build_rs (src/llama-graph.cpp) gathers
+    // each layer's extra states, n_rs - n_seqs rows, zero at reserve: a zero-byte tensor.
+    // ggml-alloc (ggml/src/ggml-alloc.c, both versions) frees it as a zero-byte free block
+    // (ggml_dyn_tallocr_free_bytes: no neighbour, so ggml_dyn_tallocr_insert_block) that can end up
+    // inside a larger free block, and from then on that block no longer merges with the one
+    // after it (the merge checks only the next entry). Whether that happens depends on the node
+    // order, which ggml_vk_graph_optimize (ggml/src/ggml-vulkan/ggml-vulkan.cpp) changes. v0.4.0
+    // (80fb11ac) cost up to 16 MiB over a packed layout on the Falcon-H1 -ngl 99 settings of the
+    // Vulkan grid (two unified sequences), inside the estimate's slack and margin. v0.5.0
+    // (de3ff815) pulls more nodes forward (RMS_NORM + MUL with views between, UNARY + MUL,
+    // ROPE/RMS_NORM + VIEW + SET_ROWS, the rms_norm_mul_add patterns). On Falcon-H1 at -ub 2048 the
+    // device's compute buffer came out 64 MiB above the packed layout (measured: 344 113 168 B;
+    // 276 955 136 B, the logits beside the final norm, with GGML_VK_DISABLE_GRAPH_OPTIMIZE=1). So
+    // in v0.5.0 the logits are priced above the layer peak.
+    bool vulkan_logits_above_layer_peak_with_recurrent_state;
+
     bool accepts(std::string_view flag) const; // not one of removed_flags
     // The main cache leaves this architecture's nextn blocks out (see nextn_filtered_everywhere).
     bool filtersNextn(std::string_view arch) const;

@@ -6,6 +6,7 @@
 // way ggml_backend_sched places and allocates it (scheduled below, compute_graph.h
 // replaySchedule); the closed-form mechanisms after it price the architectures without one.
 #include "compute_skeleton.h"
+#include "launch/llama_version.h"
 #include "planner/planner_internal.h"
 
 #include <algorithm>
@@ -139,6 +140,33 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     return r;
 }
 
+// The least a device's compute buffer holds when the logits may not pack beside the final norm
+// (LlamaProfile::vulkan_logits_above_layer_peak_with_recurrent_state, which cites the mechanism):
+// 0 when the profile packs them or the device lacks the output or a block with recurrent state.
+// ggml_dyn_tallocr_alloc (ggml/src/ggml-alloc.c) takes the unbounded last free block for a tensor
+// no other free block holds, and that block starts at or below the high-water mark so far. The
+// logits tensor (result_output, [n_vocab, n_outputs] f32), the graph's last and largest node,
+// therefore ends at most one layer peak above its own size; where below that depends on the
+// reordered graph, so this prices the bound: the layer peak (the graph inputs and one block's
+// peak, ContextPrice::estimateFor) plus the logits, plus `extra`, the copies the mechanisms above
+// add to the same buffer.
+Bytes unpackedLogitsFloor(const ModelShape& model, const ContextPrice& price,
+                          const ResolvedOptions& opt, const VulkanLayout& layout, size_t d,
+                          Bytes extra) {
+    if (!llamaProfile(opt.llama_version).vulkan_logits_above_layer_peak_with_recurrent_state)
+        return 0;
+    if (static_cast<int>(d) != layout.out_dev) return 0;
+    bool recurrent = false;
+    for (size_t il = 0; il < model.layers.size() && il < layout.layer_dev.size(); ++il) {
+        const LayerShape& l = model.layers[il];
+        recurrent = recurrent || (layout.layer_dev[il] == static_cast<int>(d) &&
+                                  (l.isRecurrent() || l.recurrent_r > 0 || l.recurrent_s > 0));
+    }
+    if (!recurrent) return 0;
+    const Bytes result = satMul(satMul(4, price.geometry.n_outputs), model.n_vocab);
+    return satAdd(satAdd(price.estimateFor(true, false), result), extra);
+}
+
 } // namespace
 
 // The backend resolved for the plan (launch_window.cpp resolve: --backend, else the first GPU's).
@@ -217,6 +245,8 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
         } else {
             t.compute = satAdd(satAdd(t.compute, extra), kComputeMargin);
         }
+        if (const Bytes floor = unpackedLogitsFloor(model, price, opt, layout, d, extra); floor > 0)
+            t.compute = std::max(t.compute, satAdd(floor, kComputeMargin));
     }
 
     if (a.host.compute > 0) {

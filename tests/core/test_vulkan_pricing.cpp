@@ -33,6 +33,31 @@ struct Pair {
     detail::Assignment cuda;
 };
 
+// llama8bLike with a recurrent state (Falcon-H1's 1.5 MiB of R and S per block, any size does) in
+// blocks [first, last], priced for llama.cpp `version` as `price` does.
+Pair priceRecurrent(LlamaVersion version, std::uint32_t first, std::uint32_t last,
+                    std::uint32_t ngl) {
+    ModelShape m = llama8bLike();
+    for (std::uint32_t il = first; il <= last && il < m.layers.size(); ++il) {
+        m.layers[il].recurrent_r = 256 * KiB;
+        m.layers[il].recurrent_s = 1280 * KiB;
+    }
+    ResolvedOptions opt;
+    opt.program = Program::Library;
+    opt.llama_version = version;
+    opt.n_batch = 512;
+    opt.n_ubatch = 512;
+    detail::PlacementChoice choice;
+    choice.ngl = ngl;
+    Pair p;
+    p.price = priceContext(m, opt, 4096);
+    opt.backend = Backend::Vulkan;
+    p.vulkan = detail::assign(m, p.price, opt, budget("vulkan"), choice);
+    opt.backend = Backend::Cuda;
+    p.cuda = detail::assign(m, p.price, opt, budget("cuda"), choice);
+    return p;
+}
+
 // llama8bLike (32 blocks of 200 MiB: 50 MiB attention, 150 MiB FFN; 32 heads of 128, 8 KV heads;
 // n_embd 4096; vocab 128256) at `ctx` tokens, micro-batch `ub`, -ngl `ngl`, on `n_dev` devices.
 Pair price(std::uint64_t ctx, std::uint32_t ub, bool fa, std::uint32_t ngl, size_t n_dev = 1,
@@ -153,6 +178,59 @@ private slots:
         QCOMPARE(v05.vulkan.devices[0].compute, v05.cuda.devices[0].compute + 15 * MiB);
         QVERIFY(v05.vulkan.devices[0].compute > v04.vulkan.devices[0].compute);
         QCOMPARE(v05.vulkan.host.compute, v04.vulkan.host.compute);
+    }
+
+    void inV050TheLogitsBesideRecurrentBlocksArePricedAboveTheLayerPeak_data() {
+        QTest::addColumn<int>("version");
+        QTest::addColumn<int>("first"); // blocks [first, last] keep a recurrent state
+        QTest::addColumn<int>("last");
+        QTest::addColumn<int>("ngl");
+        QTest::addColumn<qint64>("compute"); // the device's, or -1: the CPU price + `extra`
+        QTest::addColumn<qint64>("extra");
+        // 4K, ub 512, FA on, -ngl 33 (every block and the output on the device). The layer peak
+        // is the FFN's: 4 x 512 x (3 x 16384 + 3 x 4096) B + 4 MiB mask = 124 MiB; the logits
+        // tensor 4 x 512 x 128256 B = 250.5 MiB; the margin 15 MiB. v0.5.0 reorders the graph
+        // (ggml_vk_graph_optimize) and the zero-byte extra-state rows of build_rs can keep
+        // ggml-alloc from packing the logits beside the final norm: they are priced above the
+        // layer peak, 124 + 250.5 + 15 = 389.5 MiB.
+        QTest::newRow("v0.5.0, recurrent blocks beside the output")
+            << 5 << 0 << 31 << 33 << qint64(124 * MiB + 4 * 512 * Bytes{128256} + 15 * MiB)
+            << qint64(0);
+        // v0.4.0 prices the device by the scheduled replay alone (its reorder cost at most 16 MiB
+        // on the grid, within the replay's margin): the logits beside the final norm, 250.5 + 8
+        // MiB, plus the replay margin.
+        QTest::newRow("v0.4.0: the replay")
+            << 4 << 0 << 31 << 33 << qint64(250 * MiB + 512 * KiB + 8 * MiB + kMargin) << qint64(0);
+        // No recurrent block, no zero-byte rows: the margin only.
+        QTest::newRow("v0.5.0, attention only: the margin only")
+            << 5 << 32 << 31 << 33 << qint64(-1) << qint64(15 * MiB);
+        // -ngl 16: the device holds blocks 17-31 and the output, the recurrent blocks 0-9 stay on
+        // the host; the device pays the op-offload copy (2/3 of a 150 MiB FFN = 100 MiB) and the
+        // margin, no floor.
+        QTest::newRow("v0.5.0, recurrent blocks on the host")
+            << 5 << 0 << 9 << 16 << qint64(-1) << qint64(100 * MiB + 15 * MiB);
+    }
+    void inV050TheLogitsBesideRecurrentBlocksArePricedAboveTheLayerPeak() {
+        QFETCH(int, version);
+        QFETCH(int, first);
+        QFETCH(int, last);
+        QFETCH(int, ngl);
+        QFETCH(qint64, compute);
+        QFETCH(qint64, extra);
+        const Pair p =
+            priceRecurrent(version == 4 ? LlamaVersion::V0_4_0 : LlamaVersion::V0_5_0,
+                           static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last),
+                           static_cast<std::uint32_t>(ngl));
+        QCOMPARE(p.price.compute_layer, 124 * MiB);
+        if (compute >= 0) {
+            QCOMPARE(static_cast<qint64>(p.vulkan.devices[0].compute), compute);
+            // v0.5.0's floor is above what the CPU backend's packing plus the margin would give.
+            if (version == 5)
+                QVERIFY(p.vulkan.devices[0].compute > p.cuda.devices[0].compute + 15 * MiB);
+        } else {
+            QCOMPARE(static_cast<qint64>(p.vulkan.devices[0].compute - p.cuda.devices[0].compute),
+                     extra);
+        }
     }
 
     void onlyTheFirstOfTwoDevicesTakesTheOffloadedOps() {

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The Vulkan validation: tests/validation/vulkan/run.sh BUILD_DIR [NODE_LLAMA_CPP_VERSION]
+# The Vulkan validation (ctest validation_vulkan, and validation_vulkan_v0.5.0 with 3.22.1):
+#   tests/validation/vulkan/run.sh BUILD_DIR [NODE_LLAMA_CPP_VERSION]
 #  1. installs node-llama-cpp@VERSION (3.21.1 = llama.cpp v0.4.0, the default, under
 #     BUILD_DIR/validation-vulkan; 3.22.1 = v0.5.0 under BUILD_DIR/validation-vulkan-3.22.1) and
 #     its Vulkan prebuilt
@@ -7,8 +8,9 @@
 #     ships, and builds vk_load.c against the prebuilt libllama, and the LD_PRELOAD shims
 #  3. loads small sparse replicas on Mesa's lavapipe over a grid of placements and contexts and
 #     compares every buffer with `headroom-cli plan --backend vulkan` (validate_vulkan.js)
-#  4. writes BUILD_DIR/validation-vulkan/accuracy-vulkan.md (never the source tree) and, like
-#     docs/speed-accuracy.md, fails when the committed docs/accuracy-vulkan.md says otherwise
+#  4. writes BUILD_DIR/validation-vulkan/accuracy-vulkan.md (accuracy-vulkan-v0.5.0.md under
+#     validation-vulkan-3.22.1; never the source tree) and, like docs/speed-accuracy.md, fails
+#     when the committed docs/ copy says otherwise
 # Exit 0 pass, 1 mismatch or failure, 77 skipped: node/npm missing or npm cannot install the
 # prebuilt. Once installed, every other problem (no lavapipe, a build or load failure) fails.
 set -eu
@@ -19,9 +21,8 @@ nlc=${2:-3.21.1}
 case $nlc in
   3.21.1) dir=$build/validation-vulkan release=v0.4.0 test=validation_vulkan doc=accuracy-vulkan.md
           how='ctest `validation_vulkan`' ;;
-  # Not in ctest yet: v0.5.0 prices one Falcon-H1 setting low (docs/accuracy-vulkan-v0.5.0.md).
   3.22.1) dir=$build/validation-vulkan-3.22.1 release=v0.5.0 test=validation_vulkan_v0.5.0
-          doc=accuracy-vulkan-v0.5.0.md how='by hand: `run.sh BUILD_DIR 3.22.1`' ;;
+          doc=accuracy-vulkan-v0.5.0.md how='ctest `validation_vulkan_v0.5.0`' ;;
   *) echo "run.sh: no llama.cpp release known for node-llama-cpp $nlc"; exit 1 ;;
 esac
 mkdir -p "$dir"

@@ -270,6 +270,15 @@ md += `Architectures without a skeleton keep the closed form with its chunk and 
 md += `15 MiB margin. The skeletons were checked against v0.4.0's graphs only: on other releases that\n`;
 md += `closed form stays a floor under each replayed device buffer (v0.5.0 measured LFM2 -ngl 8 48 MiB\n`;
 md += `higher on the device than v0.4.0, which the replay does not explain).\n`;
+if (llamaVersion !== 'v0.4.0') {
+  md += `- ${llamaVersion}, in that closed-form floor: on a device holding the output and a block with\n`;
+  md += `  recurrent state, the logits are priced above the layer peak (layer peak + logits tensor +\n`;
+  md += `  margin): ggml_vk_graph_optimize reorders the graph and build_rs's zero-byte extra-state rows\n`;
+  md += `  leave a zero-size free block that keeps ggml-alloc from merging the freed space, so the logits\n`;
+  md += `  may not pack beside the final norm\n`;
+  md += `  (Falcon-H1 at -ub 2048: 64 MiB above, 0 with GGML_VK_DISABLE_GRAPH_OPTIMIZE=1). A bound, not a\n`;
+  md += `  replay: the recurrent models' other rows are over by up to that layer peak.\n`;
+}
 let cur = null;
 for (const r of rows) {
   if (r.label !== cur) {
