@@ -121,7 +121,8 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     p.n_expert = model.moe.n_expert;
     p.offload_min_batch = kOpOffloadMinBatch;
     p.n_copies = layout.pipeline ? static_cast<int>(kSchedMaxCopies) : 1;
-    p.vulkan_reorder = true;
+    p.vulkan_reorder = opt.llama_version == LlamaVersion::V0_4_0 ? graph::VulkanReorder::V0_4_0
+                                                                 : graph::VulkanReorder::V0_5_0;
     p.pin_norms = (!layout.host_has_layers && layout.out_dev >= 0) ||
                   price.geometry.n_ubatch < kOpOffloadMinBatch;
     const ContextGeometry& g = price.geometry;
