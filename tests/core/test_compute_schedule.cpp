@@ -251,6 +251,53 @@ private slots:
         QCOMPARE(r[0].bytes, device);
     }
 
+    void vulkansV050ReorderPullsAMulUpToTheUnaryItReads_data() {
+        QTest::addColumn<VulkanReorder>("reorder");
+        QTest::addColumn<Bytes>("device");
+        // On device 0, in build order (out's sources depth first): the input's copy x (64 f32)
+        // [0,256), b = x's product (512 f32) [256,2304), x freed; a = b's product (1024 f32) on
+        // top [2304,6400); a2 = a repeated (8 KiB) [6400,14592), a freed; u = unary(b) in place
+        // in b (its last reader); m = u * w (512 f32; u is a graph output, so not in place) best
+        // fits a's hole [2304,4352); out = concat(a2, m) (2560 f32, 10 KiB) on top
+        // [14592,24832): 24832 B.
+        QTest::newRow("build order") << VulkanReorder::Off << Bytes{24832};
+        // ggml_vk_graph_optimize runs u in a's set (it reads only b, placed): b, a, u, then v0.4.0
+        // leaves m (it reads u, in the same set) for the set after a2: the same packing, 24832 B.
+        QTest::newRow("v0.4.0") << VulkanReorder::V0_4_0 << Bytes{24832};
+        // v0.5.0 pulls the MUL reading a UNARY along with it (its other source a weight,
+        // ggml_vk_can_fuse_unary_mul): m on top [6400,8448) while a lives, a2 [8448,16640), a
+        // freed ([2304,6400), too small for out), out on top [16640,26880): 26880 B.
+        QTest::newRow("v0.5.0") << VulkanReorder::V0_5_0 << Bytes{26880};
+    }
+    void vulkansV050ReorderPullsAMulUpToTheUnaryItReads() {
+        QFETCH(VulkanReorder, reorder);
+        QFETCH(Bytes, device);
+        Graph g;
+        const Id w = g.weight();
+        const Id x = g.input(Elem::F32, 64);
+        g.setLayer(0);
+        const Id b = g.op(Op::MulMat, Elem::F32, {512, 1, 1, 1}, {w, x});
+        const Id a = g.op(Op::MulMat, Elem::F32, {1024, 1, 1, 1}, {w, b});
+        const Id a2 = g.op(Op::Repeat, Elem::F32, {2048, 1, 1, 1}, {a});
+        const Id u = g.unary(Op::Unary, b);
+        g.setOutput(u);
+        const Id m = g.mul(u, w);
+        const Id out = g.op(Op::Concat, Elem::F32, {2560, 1, 1, 1}, {a2, m});
+        g.setOutput(out);
+        g.expand(out);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0};
+        p.expert_backend = {0};
+        p.output_backend = 0;
+        p.dense_bytes = {1024, 0};
+        p.expert_bytes = {0, 0};
+        p.op_offload = false;
+        p.vulkan_reorder = reorder;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, device);
+    }
+
     void pipelineCopiesOfTheInputsAreKeptForTheWholeGraph() {
         // Everything on device 0 but the token rows: 4 copies (GGML_SCHED_MAX_COPIES) of every
         // graph input stay allocated, as do 4 copies of the rows the device reads. The CPU: the
