@@ -261,11 +261,19 @@ md += `  next nodes that read nothing still pending run together, fusable chains
 md += `- one ggml-alloc pass over the copy with a buffer per backend, each packed in chunks of at most 1 GiB\n`;
 md += `  (a tensor that fits no chunk opens a new one), the buffer the sum of its chunks;\n`;
 md += `- pinned \`Vulkan_Host\` buffers (output, host compute) are 32 bytes larger than asked, per chunk;\n`;
-md += `- every replayed device buffer carries 6 MiB for the replay's error: it is within 0.1 MiB on 14 of\n`;
-md += `  the 34 device buffers here (and on every host buffer) and at most 16 MiB low (Llama-3.1-8B at 8K\n`;
-md += `  without flash attention, LFM2 at ub 2048), which 6 MiB keeps within 1 % of every device total.\n`;
-md += `  Two misses are left, both high and not yet traced: Phi-3.5 at 16K without flash attention (scores\n`;
-md += `  of exactly 1 GiB that llama.cpp fits in one chunk, the replay in two) and Falcon-H1 at ub 2048.\n`;
+if (llamaVersion === 'v0.4.0') {
+  md += `- every replayed device buffer carries 6 MiB for the replay's error: it is within 0.1 MiB on 14 of\n`;
+  md += `  the 34 device buffers here (and on every host buffer) and at most 16 MiB low (Llama-3.1-8B at 8K\n`;
+  md += `  without flash attention, LFM2 at ub 2048), which 6 MiB keeps within 1 % of every device total.\n`;
+  md += `  Two misses are left, both high and not yet traced: Phi-3.5 at 16K without flash attention (scores\n`;
+  md += `  of exactly 1 GiB that llama.cpp fits in one chunk, the replay in two) and Falcon-H1 at ub 2048.\n`;
+} else {
+  md += `- every replayed device buffer carries 6 MiB for the replay's error (sized on v0.4.0's grid,\n`;
+  md += `  docs/accuracy-vulkan.md). Without the floor below, ${llamaVersion}'s replay is within goal on 62 of\n`;
+  md += `  the 64 buffers here; the misses are Phi-3.5 at 16K without flash attention (high, as on v0.4.0)\n`;
+  md += `  and Falcon-H1 at ub 2048 (17.7 % low, the floor's case), and one Falcon-H1 total (np 2, unified)\n`;
+  md += `  is 1.1 % low, also under the floor.\n`;
+}
 md += `Architectures without a skeleton keep the closed form with its chunk and op-offload terms and a\n`;
 if (llamaVersion === 'v0.4.0') {
   md += `15 MiB margin. The skeletons were checked against v0.4.0's graphs only: on other releases that\n`;
