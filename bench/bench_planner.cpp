@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
         p.dense_bytes.push_back(s.output_bytes);
         p.expert_bytes.push_back(0);
         p.n_expert = s.moe.n_expert;
-        p.vulkan_reorder = true;
+        p.vulkan_reorder = graph::VulkanReorder::V0_5_0;
         ComputeGraphParams params;
         params.n_ubatch = params.n_outputs = 512;
         std::uint32_t call = 0;

@@ -4,7 +4,9 @@
 #include <array>
 #include <initializer_list>
 #include <limits>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
 
 namespace headroom::graph {
 
@@ -627,8 +629,8 @@ Bytes layoutBytes(const Tensor& t) {
     return b;
 }
 
-// ggml-vulkan's fusion patterns that ggml_vk_graph_optimize keeps together (ggml-vulkan.cpp
-// topk_moe_early_softmax_norm, topk_moe_sigmoid_norm_bias, topk_moe_early_softmax,
+// ggml-vulkan's top-k MoE router patterns that ggml_vk_graph_optimize keeps together
+// (ggml-vulkan.cpp topk_moe_early_softmax_norm, topk_moe_sigmoid_norm_bias, topk_moe_early_softmax,
 // topk_moe_late_softmax; the others hold ops no skeleton has).
 constexpr std::array<std::initializer_list<Op>, 4> kKeptPatterns{{
     {Op::SoftMax, Op::Reshape, Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SumRows,
@@ -639,13 +641,62 @@ constexpr std::array<std::initializer_list<Op>, 4> kKeptPatterns{{
     {Op::Argsort, Op::View, Op::GetRows, Op::Reshape, Op::SoftMax, Op::Reshape},
 }};
 
+// The fusion patterns llama.cpp v0.5.0 (de3ff815) also keeps together, in the order
+// ggml_vk_graph_optimize tries them (ggml/src/ggml-vulkan/ggml-vulkan-types.h
+// rms_norm_mul_add_mul_pattern, rms_norm_mul_add_pattern, rms_norm_mul_rope_view_set_rows_pattern,
+// rms_norm_view_set_rows_pattern, rope_view_set_rows_pattern).
+constexpr std::array<std::initializer_list<Op>, 5> kKeptPatternsV050{{
+    {Op::RmsNorm, Op::Mul, Op::Add, Op::Mul},
+    {Op::RmsNorm, Op::Mul, Op::Add},
+    {Op::RmsNorm, Op::Mul, Op::Rope, Op::View, Op::SetRows},
+    {Op::RmsNorm, Op::View, Op::SetRows},
+    {Op::Rope, Op::View, Op::SetRows},
+}};
+
+// ggml.c ggml_is_contiguous_n(t, 1): rows contiguous, the second dimension's stride free, the
+// outer ones packed after it (the skeleton has no quantized compute tensors: block size 1).
+bool contiguousRows(const Tensor& x) {
+    Bytes next = elemSize(x.type);
+    if (x.ne[0] != 1 && x.nb[0] != next) return false;
+    next *= static_cast<Bytes>(x.ne[0]);
+    for (size_t i = 1; i < 4; ++i) {
+        if (x.ne[i] == 1) continue;
+        if (i > 1) {
+            if (x.nb[i] != next) return false;
+            next *= static_cast<Bytes>(x.ne[i]);
+        } else {
+            next = static_cast<Bytes>(x.ne[i]) * x.nb[i];
+        }
+    }
+    return true;
+}
+
+// ggml.c ggml_can_repeat: every dimension of b a multiple of a's.
+bool canRepeat(const Tensor& a, const Tensor& b) {
+    const bool a_empty =
+        std::any_of(a.ne.begin(), a.ne.end(), [](std::int64_t v) { return v == 0; });
+    const bool b_empty =
+        std::any_of(b.ne.begin(), b.ne.end(), [](std::int64_t v) { return v == 0; });
+    if (a_empty) return b_empty;
+    for (size_t i = 0; i < 4; ++i)
+        if (b.ne[i] % a.ne[i] != 0) return false;
+    return true;
+}
+
 // ggml_vk_graph_optimize (ggml/src/ggml-vulkan/ggml-vulkan.cpp), which
 // ggml_backend_sched_split_graph runs on each Vulkan split before the graph is allocated: from the
 // first node not yet placed, it pulls forward the next nodes (of the following 20) that read
 // nothing still unplaced, so independent branches run together, keeping fusable chains (RMS_NORM +
-// MUL, ROPE + VIEW + SET_ROWS, ...) adjacent, then the views whose sources are placed.
+// MUL, ROPE + VIEW + SET_ROWS, ...) adjacent, then the views whose sources are placed. `rel`
+// picks llama.cpp v0.4.0's rules or v0.5.0's (de3ff815, the same function; the differences are
+// marked). `use_count` is each tensor's consumers in the whole graph (ggml_node_get_use_count);
+// `deps` receives v0.5.0's allocation dependencies: the tensors a fused top-k MoE router reads,
+// kept allocated until its last node (add_pattern_alloc_deps, ggml_backend_graph_optimize_params
+// add_alloc_dep).
 void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_of,
-                     std::vector<Id>& nodes) {
+                     const std::vector<int>& use_count, VulkanReorder rel, std::vector<Id>& nodes,
+                     std::vector<std::pair<Id, std::vector<Id>>>& deps) {
+    const bool v050 = rel == VulkanReorder::V0_5_0;
     const int n = static_cast<int>(nodes.size());
     // An index as the vectors take it (the loops count in int as ggml_vk_graph_optimize does).
     auto U = [](int i) { return static_cast<size_t>(i); };
@@ -693,31 +744,99 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
         }
         return true;
     };
+    auto matchesAny = [&](int start) {
+        const auto m = [&](const auto& pattern) { return matches(pattern, start); };
+        return std::any_of(kKeptPatterns.begin(), kKeptPatterns.end(), m) ||
+               (v050 && std::any_of(kKeptPatternsV050.begin(), kKeptPatternsV050.end(), m));
+    };
     auto at = [&](int i) { return nodes[U(i)]; };
+    // v0.5.0 empty_or_scheduled_between: every node in [lo, hi) placed or a view.
+    auto emptyOrScheduledBetween = [&](int lo, int hi) {
+        for (int v = lo; v < hi; ++v)
+            if (!used[U(v)] && !isEmpty(at(v))) return false;
+        return true;
+    };
+    // ggml.c ggml_can_fuse_subgraph_ext for X + VIEW + SET_ROWS with the SET_ROWS the one output:
+    // X and the view read by nothing outside the three (the skeleton's compute nodes all carry
+    // GGML_TENSOR_FLAG_COMPUTE, and none of X, the view is a graph output), and the view's source
+    // inside them.
+    auto canFuseViewSetRows = [&](int x, int view, int set_rows) {
+        const Tensor& tx = t[at(x)];
+        const Tensor& tv = t[at(view)];
+        const Tensor& ts = t[at(set_rows)];
+        if (tx.output || tv.output) return false;
+        const auto uses = [&](const Tensor& user, Id of) {
+            return static_cast<int>(std::count(user.src.begin(), user.src.end(), of));
+        };
+        if (uses(tv, at(x)) + uses(ts, at(x)) != use_count[static_cast<size_t>(at(x))])
+            return false;
+        if (uses(ts, at(view)) != use_count[static_cast<size_t>(at(view))]) return false;
+        return tx.view_src == kNone && tv.view_src == at(x);
+    };
+    // ggml_vk_can_fuse_unary_mul: the skeleton's UNARY nodes that feed a MUL are all SILU, GELU,
+    // SIGMOID or SOFTPLUS (ggml_vk_unary_mul_op_index), so the op is not checked.
+    auto canFuseUnaryMul = [&](int u, int m) {
+        const Tensor& tu = t[at(u)];
+        const Tensor& tm = t[at(m)];
+        if (tu.type != Elem::F32 && tu.type != Elem::F16) return false;
+        if (tu.type != tm.type) return false;
+        if (tm.src[0] != at(u) && tm.src[1] != at(u)) return false;
+        const Id other = tm.src[0] == at(u) ? tm.src[1] : tm.src[0];
+        if (other == kNone || t[other].type != tu.type) return false;
+        if (!contiguousRows(t[other]) || tu.src[0] == kNone || !contiguousRows(t[tu.src[0]]))
+            return false;
+        if (tm.src[0] == at(u)) return canRepeat(t[other], tu);
+        return canRepeat(tu, t[tm.src[0]]);
+    };
     int first = 0;
     while (first < n) {
         bool kept = false;
-        for (const auto& pattern : kKeptPatterns)
-            if (matches(pattern, first)) {
-                for (int j = 0; j < static_cast<int>(pattern.size()); ++j) {
-                    order.push_back(at(first + j));
-                    ordered[U(first + j)] = true;
-                    used[U(first + j)] = true;
+        for (size_t pi = 0; pi < kKeptPatterns.size() + (v050 ? kKeptPatternsV050.size() : 0);
+             ++pi) {
+            const bool moe = pi < kKeptPatterns.size();
+            const auto& pattern =
+                moe ? kKeptPatterns[pi] : kKeptPatternsV050[pi - kKeptPatterns.size()];
+            if (!matches(pattern, first)) continue;
+            const int len = static_cast<int>(pattern.size());
+            if (v050 && moe) {
+                // keep_topk_moe_pattern: the router's outside sources stay allocated until its
+                // last node, or the SCALE after it that some variants fuse.
+                int last = first + len - 1;
+                if (last + 1 < n && op(last + 1) == Op::Scale) ++last;
+                std::vector<Id> keep, seen;
+                for (int j = 0; j < len; ++j) {
+                    for (const Id s : t[at(first + j)].src)
+                        if (s != kNone && std::find(seen.begin(), seen.end(), s) == seen.end()) {
+                            seen.push_back(s);
+                            keep.push_back(s);
+                        }
+                    seen.push_back(at(first + j));
                 }
-                while (first < n && used[U(first)])
-                    ++first;
-                kept = true;
-                break;
+                const Id until = at(last);
+                auto it = std::find_if(deps.begin(), deps.end(),
+                                       [until](const auto& d) { return d.first == until; });
+                if (it == deps.end()) it = deps.insert(deps.end(), {until, {}});
+                for (const Id k : keep)
+                    if (std::find(it->second.begin(), it->second.end(), k) == it->second.end())
+                        it->second.push_back(k);
             }
+            for (int j = 0; j < len; ++j) {
+                order.push_back(at(first + j));
+                ordered[U(first + j)] = true;
+                used[U(first + j)] = true;
+            }
+            while (first < n && used[U(first)])
+                ++first;
+            kept = true;
+            break;
+        }
         if (kept) continue;
         std::vector<int> set{first};
         constexpr int kCheck = 20;
         const int last = std::min(first + kCheck, n);
         for (int j = first + 1; j < last; ++j) {
             if (used[U(j)] || isEmpty(at(j))) continue;
-            if (std::any_of(kKeptPatterns.begin(), kKeptPatterns.end(),
-                            [&](const auto& pattern) { return matches(pattern, j); }))
-                continue;
+            if (matchesAny(j)) continue;
             bool ok = true;
             // Every earlier pending node is checked (the order does not change the answer):
             // nearest first, where a chain's dependency usually is.
@@ -725,13 +844,18 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
                 if (used[U(c)] || !isSrcOf(at(j), at(c))) continue;
                 const bool adjacent = j == c + 1 && c == set.back();
                 const Op oc = op(c), oj = op(j);
+                // v0.5.0: RMS_NORM + MUL and UNARY + MUL also across views or placed nodes.
+                const bool across = v050 && c == set.back() && oj == Op::Mul &&
+                                    (oc == Op::RmsNorm || oc == Op::Unary) &&
+                                    emptyOrScheduledBetween(c + 1, j);
                 const bool fusable =
-                    adjacent &&
-                    ((oc == Op::RmsNorm && oj == Op::Mul) || (oc == Op::MulMat && oj == Op::Add) ||
-                     (oc == Op::MulMatId && oj == Op::AddId) ||
-                     (oc == Op::MulMatId && oj == Op::Mul) || (oc == Op::Add && oj == Op::Add) ||
-                     (oc == Op::SsmConv && oj == Op::Add) ||
-                     (oc == Op::SsmConv && oj == Op::Unary));
+                    across ||
+                    (adjacent &&
+                     ((oc == Op::RmsNorm && oj == Op::Mul) || (oc == Op::MulMat && oj == Op::Add) ||
+                      (oc == Op::MulMatId && oj == Op::AddId) ||
+                      (oc == Op::MulMatId && oj == Op::Mul) || (oc == Op::Add && oj == Op::Add) ||
+                      (oc == Op::SsmConv && oj == Op::Add) ||
+                      (oc == Op::SsmConv && oj == Op::Unary)));
                 if (!fusable) ok = false;
             }
             if (!ok) continue;
@@ -750,8 +874,8 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
                         break;
                     }
                 }
-            // ROPE + VIEW + SET_ROWS made consecutive.
-            if (op(rope) == Op::Rope) {
+            if (!v050 && op(rope) == Op::Rope) {
+                // v0.4.0: ROPE + VIEW + SET_ROWS made consecutive.
                 int view = -1;
                 for (int k = rope + 1; k < std::min(rope + 10, n); ++k) {
                     const Tensor& tk = t[at(k)];
@@ -765,6 +889,37 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
                         used[U(view)] = true;
                         used[U(k)] = true;
                         break;
+                    }
+                }
+            }
+            if (v050 && (op(rope) == Op::Rope || op(rope) == Op::RmsNorm)) {
+                // v0.5.0: ROPE or RMS_NORM + VIEW + SET_ROWS, over 15 nodes, skipping placed
+                // ones, pulled only when they fuse and nothing between feeds the SET_ROWS.
+                int view = -1;
+                int set_rows = -1;
+                for (int k = rope + 1; k < std::min(rope + 15, n); ++k) {
+                    if (used[U(k)]) continue;
+                    const Tensor& tk = t[at(k)];
+                    if (view == -1 && tk.op == Op::View && tk.src[0] == at(rope)) {
+                        view = k;
+                        continue;
+                    }
+                    if (view != -1 && tk.op == Op::SetRows && tk.src[0] == at(view)) {
+                        set_rows = k;
+                        break;
+                    }
+                }
+                if (set_rows != -1) {
+                    bool pull = canFuseViewSetRows(rope, view, set_rows);
+                    for (int c = rope + 1; pull && c < set_rows; ++c)
+                        if (!used[U(c)] && c != view && !isEmpty(at(c)) &&
+                            isSrcOf(at(set_rows), at(c)))
+                            pull = false;
+                    if (pull) {
+                        set.push_back(view);
+                        set.push_back(set_rows);
+                        used[U(view)] = true;
+                        used[U(set_rows)] = true;
                     }
                 }
             }
@@ -784,6 +939,19 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
             if (op(j) == Op::AddId && op(j - 1) == Op::MulMatId) pullNext(Op::Mul, true);
             if (op(j) == Op::Add && op(j - 1) == Op::MulMat) pullNext(Op::Add, true);
             if (op(j) == Op::Add && op(j - 1) == Op::SsmConv) pullNext(Op::Unary, false);
+            // v0.5.0 UNARY + MUL: the MUL reading the UNARY (either side) comes along when its
+            // other source is a weight or placed and the pair fuses.
+            if (v050 && op(j) == Op::Unary)
+                for (int k = j + 1; k < std::min(j + 15, n); ++k) {
+                    const Tensor& tk = t[at(k)];
+                    if (tk.op != Op::Mul || (tk.src[0] != at(j) && tk.src[1] != at(j))) continue;
+                    const Id other = tk.src[0] == at(j) ? tk.src[1] : tk.src[0];
+                    if (other == kNone || !(t[other].op == Op::None || placed(other))) continue;
+                    if (!canFuseUnaryMul(j, k)) continue;
+                    set.push_back(k);
+                    used[U(k)] = true;
+                    break;
+                }
         }
         // The views, unless the set ends in an ADD (add -> rms_norm, add -> add fusions).
         if (op(set.back()) != Op::Add)
@@ -1008,11 +1176,20 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
 
     // What each tensor views (its own id when none): the skeletons' external writes have the one
     // weight tensor as view_src when they name no cache, and are then their own base.
-    std::vector<Id> base_of(p.vulkan_reorder ? t.size() : 0);
+    const bool reorder = p.vulkan_reorder != VulkanReorder::Off;
+    std::vector<Id> base_of(reorder ? t.size() : 0);
     for (size_t x = 0; x < base_of.size(); ++x) {
         const Id v = t[x].view_src;
         base_of[x] = v != kNone && v != W ? v : static_cast<Id>(x);
     }
+    // Each tensor's consumers in the graph as built (ggml_visit_parents counts cgraph->use_counts
+    // before the scheduler rewires sources to copies).
+    std::vector<int> use_count(reorder ? t.size() : 0, 0);
+    if (reorder)
+        for (const Id n : nodes)
+            for (const Id s : g.tensors()[static_cast<size_t>(n)].src)
+                if (s != kNone) ++use_count[static_cast<size_t>(s)];
+    std::vector<std::pair<Id, std::vector<Id>>> deps;
     // The scheduler's graph copy: per split, each input's dependency (a GGML_OP_NONE view of the
     // source on its backend, which keeps it until the copy) and its copy, then the split's nodes.
     std::vector<Id> out_nodes, out_leafs;
@@ -1036,10 +1213,34 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         }
         std::vector<Id> split_nodes(nodes.begin() + static_cast<std::ptrdiff_t>(sp.start),
                                     nodes.begin() + static_cast<std::ptrdiff_t>(sp.end));
-        if (p.vulkan_reorder && sp.backend != cpu) vkGraphOptimize(t, base_of, split_nodes);
+        deps.clear();
+        if (reorder && sp.backend != cpu)
+            vkGraphOptimize(t, base_of, use_count, p.vulkan_reorder, split_nodes, deps);
         for (const Id n : split_nodes) {
             out_nodes.push_back(n);
             node_buf.push_back(be[n]);
+            const auto d =
+                std::find_if(deps.begin(), deps.end(), [n](const auto& e) { return e.first == n; });
+            if (d == deps.end()) continue;
+            // ggml_backend_sched_split_graph: after `until`, a GGML_OP_NONE view of the first kept
+            // tensor with them as sources (one per GGML_MAX_SRC of them), which ggml-alloc does
+            // not count as a view (ggml_gallocr_alloc_graph_impl): only its sources' children
+            // count, so how they are grouped does not matter.
+            const std::vector<Id>& keep = d->second;
+            constexpr size_t kSrc = std::tuple_size_v<decltype(Tensor::src)>;
+            for (size_t k = 0; k < keep.size(); k += kSrc) {
+                Tensor dep;
+                const Tensor& head = t[static_cast<size_t>(keep[k])];
+                dep.type = head.type;
+                dep.ne = head.ne;
+                dep.nb = head.nb;
+                dep.view_src = head.view_src != kNone ? head.view_src : keep[k];
+                for (size_t s = k; s < keep.size() && s - k < kSrc; ++s)
+                    dep.src[s - k] = keep[s];
+                t.push_back(dep);
+                out_nodes.push_back(static_cast<Id>(t.size() - 1));
+                node_buf.push_back(sp.backend);
+            }
         }
     }
     for (const auto& [c, b] : kept_copies) {

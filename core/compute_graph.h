@@ -169,6 +169,14 @@ struct BufferType {
     Bytes max_size = 0; // 0: no maximum (the CPU buffer type)
 };
 
+// Which ggml_vk_graph_optimize reorders the device splits: none (a CPU-only or CUDA/Metal plan),
+// llama.cpp v0.4.0's, or v0.5.0's, which also keeps RMS_NORM + MUL (+ ADD (+ MUL)),
+// (RMS_NORM + MUL +) ROPE + VIEW + SET_ROWS and RMS_NORM + VIEW + SET_ROWS together where they
+// start, pulls a MUL forward to the RMS_NORM or UNARY it reads across views, and keeps the
+// sources of a fused top-k MoE router alive through it (ggml_backend_graph_optimize_params
+// add_alloc_dep).
+enum class VulkanReorder : std::uint8_t { Off, V0_4_0, V0_5_0 };
+
 // Where the weights and caches of each block live and how ggml_backend_sched places the graph
 // over the backends: the devices 0..n-1 first, the CPU last (src/llama-context.cpp,
 // llama_context ctor: the GPU backends, then the CPU).
@@ -190,8 +198,9 @@ struct SchedPlacement {
     // the rest (ggml_backend_sched_set_tensor_backend).
     bool pin_norms = false;
     // ggml/src/ggml-vulkan/ggml-vulkan.cpp ggml_vk_graph_optimize reorders each device split
-    // before it is allocated (ggml_backend_sched_split_graph calls ggml_backend_graph_optimize).
-    bool vulkan_reorder = false;
+    // before it is allocated (ggml_backend_sched_split_graph calls ggml_backend_graph_optimize);
+    // the release picks its rules (VulkanReorder).
+    VulkanReorder vulkan_reorder = VulkanReorder::Off;
 };
 
 // One backend's buffer after the scheduled replay: its size (the sum of its chunks' high-water

@@ -1463,7 +1463,7 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
           static_cast<std::uint64_t>(placement.n_expert), std::uint64_t{placement.op_offload},
           static_cast<std::uint64_t>(placement.offload_min_batch),
           static_cast<std::uint64_t>(placement.n_copies), std::uint64_t{placement.pin_norms},
-          std::uint64_t{placement.vulkan_reorder}})
+          static_cast<std::uint64_t>(placement.vulkan_reorder)})
         key = mix(key, v);
     constexpr size_t kMemo = 512;
     thread_local std::unordered_map<std::uint64_t, std::vector<graph::BackendCompute>> memo;

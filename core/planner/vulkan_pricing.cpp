@@ -121,7 +121,8 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     p.n_expert = model.moe.n_expert;
     p.offload_min_batch = kOpOffloadMinBatch;
     p.n_copies = layout.pipeline ? static_cast<int>(kSchedMaxCopies) : 1;
-    p.vulkan_reorder = true;
+    p.vulkan_reorder = opt.llama_version == LlamaVersion::V0_4_0 ? graph::VulkanReorder::V0_4_0
+                                                                 : graph::VulkanReorder::V0_5_0;
     p.pin_norms = (!layout.host_has_layers && layout.out_dev >= 0) ||
                   price.geometry.n_ubatch < kOpOffloadMinBatch;
     const ContextGeometry& g = price.geometry;
@@ -182,9 +183,11 @@ namespace {
 
 // The closed form: the CPU backend's packing assign() priced, with ggml-vulkan's mechanisms added
 // as estimates (architectures without a skeleton, and a floor where the replay is not trusted).
+// `logits_floor`, when given (one entry per device), receives each device's unpackedLogitsFloor
+// with its margin (0 where there is none).
 void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice& price,
                      const ResolvedOptions& opt, const PlacementChoice& choice,
-                     const VulkanLayout& layout) {
+                     const VulkanLayout& layout, std::vector<Bytes>* logits_floor = nullptr) {
     const Bytes ub = price.geometry.n_ubatch;
     const bool op_offload = ub >= kOpOffloadMinBatch;
     bool host_weights = false; // weights besides the input layer in host memory
@@ -245,8 +248,12 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
         } else {
             t.compute = satAdd(satAdd(t.compute, extra), kComputeMargin);
         }
-        if (const Bytes floor = unpackedLogitsFloor(model, price, opt, layout, d, extra); floor > 0)
+        if (const Bytes floor = unpackedLogitsFloor(model, price, opt, layout, d, extra);
+            floor > 0) {
             t.compute = std::max(t.compute, satAdd(floor, kComputeMargin));
+            if (logits_floor != nullptr && d < logits_floor->size())
+                (*logits_floor)[d] = satAdd(floor, kComputeMargin);
+        }
     }
 
     if (a.host.compute > 0) {
@@ -299,16 +306,16 @@ void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPri
         priceClosedForm(a, model, price, opt, choice, layout);
         return;
     }
-    // The skeletons were checked node by node against llama.cpp v0.4.0's graphs only
-    // (compute_skeleton.h). On v0.5.0 the grid measured LFM2 -ngl 8 48 MiB higher on the device
-    // than v0.4.0 did (docs/accuracy-vulkan-v0.5.0.md), which the replay does not explain: on any
-    // other release the closed form stays a floor under each replayed device buffer.
+    // The replay follows the targeted release's ggml_vk_graph_optimize (v0.4.0 or v0.5.0,
+    // compute_graph.cpp vkGraphOptimize): within its goal on 62 of 64 buffers of either grid
+    // (docs/accuracy-vulkan.md, docs/accuracy-vulkan-v0.5.0.md). What it does not replay is
+    // v0.5.0's logits off the packed layout on a device holding the output and a block with
+    // recurrent state (unpackedLogitsFloor: Falcon-H1 at -ub 2048 measured 344,113,168 B against
+    // the replay's 276,955,136): that bound stays a floor under those devices' buffers.
     std::vector<Bytes> floor(a.devices.size(), 0);
-    if (opt.llama_version != LlamaVersion::V0_4_0) {
+    if (llamaProfile(opt.llama_version).vulkan_logits_above_layer_peak_with_recurrent_state) {
         Assignment closed = a;
-        priceClosedForm(closed, model, price, opt, choice, layout);
-        for (size_t d = 0; d < a.devices.size(); ++d)
-            floor[d] = closed.devices[d].compute;
+        priceClosedForm(closed, model, price, opt, choice, layout, &floor);
     }
     for (size_t d = 0; d < a.devices.size(); ++d)
         if (a.devices[d].compute > 0 || (*sched)[d].bytes > 0)

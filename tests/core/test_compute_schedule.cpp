@@ -8,6 +8,8 @@
 using namespace headroom;
 using namespace headroom::graph;
 
+Q_DECLARE_METATYPE(headroom::graph::VulkanReorder)
+
 namespace {
 
 // A CPU-only backend list whose one buffer type packs chunks of at most `max_size` bytes.
@@ -194,10 +196,106 @@ private slots:
         p.dense_bytes = {1024, 0};
         p.expert_bytes = {0, 0};
         p.op_offload = false;
-        p.vulkan_reorder = reorder;
+        p.vulkan_reorder = reorder ? VulkanReorder::V0_4_0 : VulkanReorder::Off;
         const auto r = replaySchedule(g, p);
         QCOMPARE(r[0].bytes, device);
         QCOMPARE(r[1].bytes, Bytes{256}); // the input, on the CPU
+    }
+
+    void vulkansV050ReorderKeepsRmsNormMulAddTogether_data() {
+        QTest::addColumn<VulkanReorder>("reorder");
+        QTest::addColumn<Bytes>("device");
+        // On device 0, in build order (ggml_build_forward_expand visits out's sources depth
+        // first: h, r, m, s, then k, b): the input's copy x (64 f32) [0,256), h = x's product (256
+        // f32) [256,1280), r = rms_norm(h) on top [1280,2304) (h has two readers, r and s: not in
+        // place), m = r * w and s = m + h in place in r's bytes, h freed; k = x's product (64 f32)
+        // best fits h's hole [256,512), x freed; b = k's product (256 f32) fits neither [0,256)
+        // nor [512,1280): on top [2304,3328); out = concat(s, b) (2 KiB) on top [3328,5376).
+        QTest::newRow("build order") << VulkanReorder::Off << Bytes{5376};
+        // ggml_vk_graph_optimize pulls k up beside h (it reads nothing h's set computes): x
+        // [0,256), h [256,1280), k [1280,1536), x freed, r on top [1536,2560), m in place. v0.4.0
+        // then pulls b (it reads only k, placed) into r's set after the RMS_NORM + MUL pair, ahead
+        // of s: b on top [2560,3584) while h still lives, k freed; s in place, h freed ([0,1536)
+        // free, too small for out), out on top [3584,5632): 5632 B.
+        QTest::newRow("v0.4.0") << VulkanReorder::V0_4_0 << Bytes{5632};
+        // v0.5.0 keeps RMS_NORM, MUL, ADD together where they start (rms_norm_mul_add_pattern):
+        // s runs before b, so h is freed first ([0,1280) free) and b takes [0,1024) of it; out
+        // on top [2560,4608): 4608 B.
+        QTest::newRow("v0.5.0") << VulkanReorder::V0_5_0 << Bytes{4608};
+    }
+    void vulkansV050ReorderKeepsRmsNormMulAddTogether() {
+        QFETCH(VulkanReorder, reorder);
+        QFETCH(Bytes, device);
+        Graph g;
+        const Id w = g.weight();
+        const Id x = g.input(Elem::F32, 64);
+        g.setLayer(0);
+        const Id k = g.op(Op::MulMat, Elem::F32, {64, 1, 1, 1}, {w, x});
+        const Id h = g.op(Op::MulMat, Elem::F32, {256, 1, 1, 1}, {w, x});
+        const Id m = g.mul(g.rmsNorm(h), w);
+        const Id s = g.add(m, h);
+        const Id b = g.op(Op::MulMat, Elem::F32, {256, 1, 1, 1}, {w, k});
+        const Id out = g.op(Op::Concat, Elem::F32, {512, 1, 1, 1}, {s, b});
+        g.setOutput(out);
+        g.expand(out);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0};
+        p.expert_backend = {0};
+        p.output_backend = 0;
+        p.dense_bytes = {1024, 0};
+        p.expert_bytes = {0, 0};
+        p.op_offload = false;
+        p.vulkan_reorder = reorder;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, device);
+    }
+
+    void vulkansV050ReorderPullsAMulUpToTheUnaryItReads_data() {
+        QTest::addColumn<VulkanReorder>("reorder");
+        QTest::addColumn<Bytes>("device");
+        // On device 0, in build order (out's sources depth first): the input's copy x (64 f32)
+        // [0,256), b = x's product (512 f32) [256,2304), x freed; a = b's product (1024 f32) on
+        // top [2304,6400); a2 = a repeated (8 KiB) [6400,14592), a freed; u = unary(b) in place
+        // in b (its last reader); m = u * w (512 f32; u is a graph output, so not in place) best
+        // fits a's hole [2304,4352); out = concat(a2, m) (2560 f32, 10 KiB) on top
+        // [14592,24832): 24832 B.
+        QTest::newRow("build order") << VulkanReorder::Off << Bytes{24832};
+        // ggml_vk_graph_optimize runs u in a's set (it reads only b, placed): b, a, u, then v0.4.0
+        // leaves m (it reads u, in the same set) for the set after a2: the same packing, 24832 B.
+        QTest::newRow("v0.4.0") << VulkanReorder::V0_4_0 << Bytes{24832};
+        // v0.5.0 pulls the MUL reading a UNARY along with it (its other source a weight,
+        // ggml_vk_can_fuse_unary_mul): m on top [6400,8448) while a lives, a2 [8448,16640), a
+        // freed ([2304,6400), too small for out), out on top [16640,26880): 26880 B.
+        QTest::newRow("v0.5.0") << VulkanReorder::V0_5_0 << Bytes{26880};
+    }
+    void vulkansV050ReorderPullsAMulUpToTheUnaryItReads() {
+        QFETCH(VulkanReorder, reorder);
+        QFETCH(Bytes, device);
+        Graph g;
+        const Id w = g.weight();
+        const Id x = g.input(Elem::F32, 64);
+        g.setLayer(0);
+        const Id b = g.op(Op::MulMat, Elem::F32, {512, 1, 1, 1}, {w, x});
+        const Id a = g.op(Op::MulMat, Elem::F32, {1024, 1, 1, 1}, {w, b});
+        const Id a2 = g.op(Op::Repeat, Elem::F32, {2048, 1, 1, 1}, {a});
+        const Id u = g.unary(Op::Unary, b);
+        g.setOutput(u);
+        const Id m = g.mul(u, w);
+        const Id out = g.op(Op::Concat, Elem::F32, {2560, 1, 1, 1}, {a2, m});
+        g.setOutput(out);
+        g.expand(out);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0};
+        p.expert_backend = {0};
+        p.output_backend = 0;
+        p.dense_bytes = {1024, 0};
+        p.expert_bytes = {0, 0};
+        p.op_offload = false;
+        p.vulkan_reorder = reorder;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, device);
     }
 
     void pipelineCopiesOfTheInputsAreKeptForTheWholeGraph() {

@@ -167,16 +167,16 @@ private slots:
         }
     }
 
-    void onOtherReleasesTheClosedFormIsAFloorUnderTheReplay() {
-        // v0.5.0: the replay (258.5 MiB + the margin at 4K, ub 512, FA on, full offload) is
-        // below the closed form there (the CPU backend's whole-graph replay, larger, plus its
-        // 15 MiB margin), which then prices the device; v0.4.0 takes the replay. The host is the
-        // replay on both.
+    void v050PricesAnAttentionOnlyDeviceByItsOwnReordersReplay() {
+        // v0.5.0's ggml_vk_graph_optimize (RMS_NORM + MUL + ADD kept together, MULs pulled up
+        // across views) leaves this graph's peak where v0.4.0's does: the logits beside the
+        // final norm (250.5 + 8 MiB at 4K, ub 512, FA on, full offload) plus the replay margin,
+        // no closed-form floor (the CPU backend's larger whole-graph packing + 15 MiB).
         const Pair v04 = price(4096, 512, true, 33);
         const Pair v05 = price(4096, 512, true, 33, 1, LlamaVersion::V0_5_0);
         QCOMPARE(v04.vulkan.devices[0].compute, 250 * MiB + 512 * KiB + 8 * MiB + kMargin);
-        QCOMPARE(v05.vulkan.devices[0].compute, v05.cuda.devices[0].compute + 15 * MiB);
-        QVERIFY(v05.vulkan.devices[0].compute > v04.vulkan.devices[0].compute);
+        QCOMPARE(v05.vulkan.devices[0].compute, v04.vulkan.devices[0].compute);
+        QVERIFY(v05.vulkan.devices[0].compute < v05.cuda.devices[0].compute + 15 * MiB);
         QCOMPARE(v05.vulkan.host.compute, v04.vulkan.host.compute);
     }
 
@@ -185,8 +185,7 @@ private slots:
         QTest::addColumn<int>("first"); // blocks [first, last] keep a recurrent state
         QTest::addColumn<int>("last");
         QTest::addColumn<int>("ngl");
-        QTest::addColumn<qint64>("compute"); // the device's, or -1: the CPU price + `extra`
-        QTest::addColumn<qint64>("extra");
+        QTest::addColumn<qint64>("compute"); // the device's, or -1: v0.4.0's for the same blocks
         // 4K, ub 512, FA on, -ngl 33 (every block and the output on the device). The layer peak
         // is the FFN's: 4 x 512 x (3 x 16384 + 3 x 4096) B + 4 MiB mask = 124 MiB; the logits
         // tensor 4 x 512 x 128256 B = 250.5 MiB; the margin 15 MiB. v0.5.0 reorders the graph
@@ -194,21 +193,20 @@ private slots:
         // ggml-alloc from packing the logits beside the final norm: they are priced above the
         // layer peak, 124 + 250.5 + 15 = 389.5 MiB.
         QTest::newRow("v0.5.0, recurrent blocks beside the output")
-            << 5 << 0 << 31 << 33 << qint64(124 * MiB + 4 * 512 * Bytes{128256} + 15 * MiB)
-            << qint64(0);
+            << 5 << 0 << 31 << 33 << qint64(124 * MiB + 4 * 512 * Bytes{128256} + 15 * MiB);
         // v0.4.0 prices the device by the scheduled replay alone (its reorder cost at most 16 MiB
         // on the grid, within the replay's margin): the logits beside the final norm, 250.5 + 8
         // MiB, plus the replay margin.
         QTest::newRow("v0.4.0: the replay")
-            << 4 << 0 << 31 << 33 << qint64(250 * MiB + 512 * KiB + 8 * MiB + kMargin) << qint64(0);
-        // No recurrent block, no zero-byte rows: the margin only.
-        QTest::newRow("v0.5.0, attention only: the margin only")
-            << 5 << 32 << 31 << 33 << qint64(-1) << qint64(15 * MiB);
+            << 4 << 0 << 31 << 33 << qint64(250 * MiB + 512 * KiB + 8 * MiB + kMargin);
+        // No recurrent block, no zero-byte rows: the replay, as on v0.4.0.
+        QTest::newRow("v0.5.0, attention only: the replay")
+            << 5 << 32 << 31 << 33 << qint64(250 * MiB + 512 * KiB + 8 * MiB + kMargin);
         // -ngl 16: the device holds blocks 17-31 and the output, the recurrent blocks 0-9 stay on
-        // the host; the device pays the op-offload copy (2/3 of a 150 MiB FFN = 100 MiB) and the
-        // margin, no floor.
-        QTest::newRow("v0.5.0, recurrent blocks on the host")
-            << 5 << 0 << 9 << 16 << qint64(-1) << qint64(100 * MiB + 15 * MiB);
+        // the host: no floor, the replay, which v0.5.0's reorder leaves as v0.4.0's (-1: the
+        // v0.4.0 price of the same placement).
+        QTest::newRow("v0.5.0, recurrent blocks on the host: the replay")
+            << 5 << 0 << 9 << 16 << qint64(-1);
     }
     void inV050TheLogitsBesideRecurrentBlocksArePricedAboveTheLayerPeak() {
         QFETCH(int, version);
@@ -216,7 +214,6 @@ private slots:
         QFETCH(int, last);
         QFETCH(int, ngl);
         QFETCH(qint64, compute);
-        QFETCH(qint64, extra);
         const Pair p =
             priceRecurrent(version == 4 ? LlamaVersion::V0_4_0 : LlamaVersion::V0_5_0,
                            static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last),
@@ -225,11 +222,13 @@ private slots:
         if (compute >= 0) {
             QCOMPARE(static_cast<qint64>(p.vulkan.devices[0].compute), compute);
             // v0.5.0's floor is above what the CPU backend's packing plus the margin would give.
-            if (version == 5)
+            if (version == 5 && first <= last)
                 QVERIFY(p.vulkan.devices[0].compute > p.cuda.devices[0].compute + 15 * MiB);
         } else {
-            QCOMPARE(static_cast<qint64>(p.vulkan.devices[0].compute - p.cuda.devices[0].compute),
-                     extra);
+            const Pair v04 =
+                priceRecurrent(LlamaVersion::V0_4_0, static_cast<std::uint32_t>(first),
+                               static_cast<std::uint32_t>(last), static_cast<std::uint32_t>(ngl));
+            QCOMPARE(p.vulkan.devices[0].compute, v04.vulkan.devices[0].compute);
         }
     }
 
