@@ -233,6 +233,16 @@ Id Graph::cacheRead(Bytes bytes) {
     return add(t);
 }
 
+Id Graph::sharedWeight(std::int32_t il, Bytes bytes) {
+    Tensor t;
+    t.external = true;
+    t.weight = true;
+    t.copy_bytes = bytes;
+    const Id id = add(t);
+    t_[id].layer = il;
+    return id;
+}
+
 Id Graph::externalNode(Op o, std::initializer_list<Id> srcs, Id cache) {
     Tensor t;
     t.op = o;
@@ -1131,7 +1141,9 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         bool new_split = be[n] != sp->backend;
         if (!new_split && !sp->inputs.empty())
             for (const Id s : t[n].src)
-                if (s == W && weightBackend(t[n]) != sp->backend) new_split = true;
+                if ((s == W && weightBackend(t[n]) != sp->backend) ||
+                    (s != kNone && t[s].weight && be[s] != sp->backend))
+                    new_split = true;
         if (new_split) {
             sp->end = i;
             splits.push_back({be[n], i, 0, {}});

@@ -85,6 +85,8 @@ struct Tensor {
     // A block's weighted norm, which llama.cpp pins to the block's backend when the scheduler
     // would otherwise run it with the previous block (SchedPlacement::pin_norms).
     bool layer_norm_pin = false;
+    // A weight of its own (Graph::sharedWeight), in a weights buffer like the stand-in.
+    bool weight = false;
 };
 
 class Graph {
@@ -96,6 +98,9 @@ public:
     // A read of a cache tensor (a K or V view, recurrent states) of the current block: external
     // memory on the block's backend; `bytes` is what copying the view to another backend takes.
     Id cacheRead(Bytes bytes);
+    // A weight that several blocks read (one tensor, unlike the stand-in's one per read), made
+    // in block `il`'s buffer; `bytes` is its size.
+    Id sharedWeight(std::int32_t il, Bytes bytes);
     // Tags every tensor made from now on with block `il` (Tensor::layer).
     void setLayer(std::int32_t il) { layer_ = il; }
     void pinToLayer(Id t) { t_[t].layer_norm_pin = true; }

@@ -214,7 +214,7 @@ public:
         auto normRope = [&](Id t) {
             if (f.qk_norm) t = g.mul(pinned(g.rmsNorm(t)), W);
             if (!rope) return t;
-            t = g.unary(Op::Rope, t, {positions(), W});
+            t = g.unary(Op::Rope, t, {positions(), ropeFactors()});
             return f.l2_norm_qk ? g.rmsNorm(t) : t;
         };
         Id q = normRope(f.gated_q ? gatedQuery(x, n_head, hd_k) : project(n_head, hd_k, true));
@@ -304,7 +304,8 @@ public:
         const Id q_nope = g.permute(g.view(q, {nope, nh, ub, 1}, qnb), 0, 2, 1, 3);
         const Id absorbed = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {W, q_nope});
         const Id absorbed_p = g.permute(absorbed, 0, 2, 1, 3);
-        const Id q_pe = g.unary(Op::Rope, g.view(q, {rope, nh, ub, 1}, qnb), {positions(), W});
+        const Id q_pe =
+            g.unary(Op::Rope, g.view(q, {rope, nh, ub, 1}, qnb), {positions(), ropeFactors()});
         q = g.op(Op::Concat, Elem::F32, {lora + rope, nh, ub, 1}, {absorbed_p, q_pe});
         const Id kv_pe = mm(lora + rope, x);
         const auto kvnb = g.at(kv_pe).nb;
@@ -313,7 +314,7 @@ public:
         const Id v = g.reshape(kv, {lora, 1, ub, 1});
         const Id k_pe =
             g.unary(Op::Rope, g.view(kv_pe, {rope, 1, ub, 1}, {4, kvnb[1], kvnb[1], kvnb[2]}),
-                    {positions(), W});
+                    {positions(), ropeFactors()});
         const Id k = g.op(Op::Concat, Elem::F32, {lora + rope, 1, ub, 1}, {v, k_pe});
         g.expand(q);
         g.expand(v);
@@ -714,7 +715,7 @@ public:
     Id queryOnlyAttention(const LayerShape& l, Id x, bool swa, std::int64_t hd) {
         const std::int64_t n_head = l.n_head, ub = ub_;
         Id q = g.reshape(mm(n_head * hd, x), {hd, n_head, ub, 1});
-        q = g.unary(Op::Rope, g.mul(g.rmsNorm(q), W), {positions(), W});
+        q = g.unary(Op::Rope, g.mul(g.rmsNorm(q), W), {positions(), ropeFactors()});
         const int k_rot = kRot(swa);
         const int v_rot = vRot(swa);
         if (k_rot > 0) q = hadamard(q, rotInput(swa, false, k_rot));
@@ -1102,6 +1103,22 @@ private:
         if (s_copy_extra_ == kNone) s_copy_extra_ = g.view(sCopy(), {0, 1, 1, 1}, {4, 0, 0, 0});
         return s_copy_extra_;
     }
+    // llama_model::get_rope_factors (src/llama-model.cpp): ROPE's third source, the file's one
+    // rope factor tensor, created with block 0 (so in block 0's buffer) and shared by every
+    // block. A tensor of its own rather than the weight stand-in, so that the scheduler copies it
+    // to a device once and keeps that copy for the whole graph (ggml_backend_sched_split_graph's
+    // tensor_id_copy), as llama.cpp does: a copy per block leaves a hole at each block in the
+    // device's buffer that llama.cpp's has not (Phi-3.5 at 16K without flash attention: the hole
+    // kept the next block's K copy out of its slot, so the 1 GiB scores opened a second chunk).
+    // Without factors llama.cpp passes nullptr; the replay keeps the stand-in there, whose copy
+    // and new split (a weight on another backend) llama.cpp does not make: without them the
+    // replay of LFM2 -ngl 8 reads 38 % high (docs/accuracy-vulkan.md), so another difference in
+    // the host blocks' splits is still unmodelled and this one offsets it.
+    Id ropeFactors() {
+        if (m_.rope_factors_bytes == 0) return W;
+        if (rope_factors_ == kNone) rope_factors_ = g.sharedWeight(0, m_.rope_factors_bytes);
+        return rope_factors_;
+    }
     Id positions() {
         if (pos_ == kNone) pos_ = g.input(Elem::I32, ub_);
         return pos_;
@@ -1210,6 +1227,7 @@ private:
     Id tokens_ = kNone, pos_ = kNone, out_ids_ = kNone;
     Id k_idxs_ = kNone, v_idxs_ = kNone, k_idxs_swa_ = kNone, v_idxs_swa_ = kNone;
     Id mask_ = kNone, mask_swa_ = kNone, attn_scale_ = kNone;
+    Id rope_factors_ = kNone;
     Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
     Id q_gate_ = kNone; // the output gate of the last gated-Q attention block (gatedQuery)

@@ -168,7 +168,12 @@ struct ModelShape {
     // (TENSOR_DUPLICATED), counted in output_bytes; it reuses the one copy when both land on the
     // same buffer (CPU only).
     bool output_tied_to_embd = false;
-    Bytes other_bytes = 0;          // everything else (per-layer embeddings, rope factors, …)
+    Bytes other_bytes = 0; // everything else (per-layer embeddings, rope factors, …)
+    // The rope frequency factors every block's ROPE reads (rope_freqs.weight, or Phi-3's
+    // rope_factors_long/short.weight), part of other_bytes; 0 when the file has none. One tensor
+    // for all blocks (created with TENSOR_DUPLICATED past block 0, src/llama-model.cpp
+    // load_tensors), so the scheduler copies it to a device once.
+    Bytes rope_factors_bytes = 0;
     Bytes mtp_head_bytes = 0;       // an external MTP head file, charged when MTP is on
     Bytes mmproj_bytes = 0;         // the multimodal projector file, charged when mmproj is on
     Bytes file_bytes = 0;           // all GGUF parts on disk (header included)

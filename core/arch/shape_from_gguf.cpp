@@ -1201,6 +1201,9 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
             shape.output_bytes = satAdd(shape.output_bytes, t.bytes);
         } else {
             shape.other_bytes = satAdd(shape.other_bytes, t.bytes);
+            if (t.name == "rope_freqs.weight" || t.name == "rope_factors_long.weight" ||
+                t.name == "rope_factors_short.weight")
+                shape.rope_factors_bytes = std::max(shape.rope_factors_bytes, t.bytes);
         }
     }
     // No output.weight: the output layer is token_embd again, created with TENSOR_DUPLICATED

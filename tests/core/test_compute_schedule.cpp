@@ -64,6 +64,64 @@ private slots:
         QCOMPARE(r[0].chunks, 2);
     }
 
+    void aTensorOfExactlyTheChunkSizeFitsOneChunk() {
+        // Chunks of at most 1 KiB (ggml-vulkan's 1 GiB suballocation blocks, scaled down), the
+        // shape of Phi-3.5's attention scores at 16K: x (an input, 64 f32 = 256 B) -> s1 (256 f32,
+        // exactly 1 KiB) -> r1 (256 B) -> s2 (1 KiB) -> r2 (256 B, an output).
+        // x takes chunk 0 [0,256); s1 fits no free block (chunk 0's last has 768 B), so it opens
+        // chunk 1 of MAX(1024, 1024) = 1024 B and fills it. Freeing x makes chunk 0 one free
+        // kilobyte again; r1 takes its last block (reuse 256 - 0 - 256 = 0): [0,256). s1's free
+        // leaves chunk 1 one free block of 1024 B, which s2 fits exactly (ggml_dyn_tallocr_alloc:
+        // block->size >= size; reuse 1024 - 0 - 1024 = 0), so no third chunk opens; r2 goes
+        // back to chunk 0 [0,256). Chunk 0 reaches 256, chunk 1 1024: 1280 B in two chunks (a
+        // strict fit would have put s2 in a chunk of its own: 2304 B in three).
+        Graph g;
+        const Id x = g.input(Elem::F32, 64);
+        const Id s1 = g.cont(x, {256, 1, 1, 1});
+        const Id r1 = g.cont(s1, {64, 1, 1, 1});
+        const Id s2 = g.cont(r1, {256, 1, 1, 1});
+        const Id r2 = g.cont(s2, {64, 1, 1, 1});
+        g.setOutput(r2);
+        g.expand(r2);
+        const auto r = replaySchedule(g, oneBackend(1024));
+        QCOMPARE(r[0].bytes, Bytes{1280});
+        QCOMPARE(r[0].chunks, 2);
+    }
+
+    void aZeroByteTensorFreedInsideAFreeBlockKeepsTheFreeSpaceAfterItFromMerging() {
+        // build_rs's extra-state rows (0 at reserve) are zero-byte tensors; ggml-alloc frees one
+        // as a zero-size free block (ggml_dyn_tallocr_free_bytes inserts it where no block
+        // adjoins it), and the merge only looks at the next entry of the offset-sorted list.
+        // One unbounded buffer, 32 B alignment, all f32:
+        //  a (input, 64 = 256 B) [0,256); n1 = cont(a) [256,512); n2 = cont(n1) [512,768), n1
+        //  freed: free list [256,+256], [768,+inf).
+        //  z (0 rows, 0 B, reads n2): the best fit among the blocks but the last is [256,+256],
+        //  so z is at 256 and the block is unchanged.
+        //  n3 (128 = 512 B, reads a and z): [256,+256] is too small, so the last block:
+        //  [768,1280). Freeing a makes [0,+512] (z's 256 now inside it); freeing z finds no block
+        //  ending or starting at 256 and inserts [256,+0] after it: [0,+512], [256,+0],
+        //  [1280,+inf).
+        //  n4 (96 = 384 B, reads n3 and n2, the last reader of both): best fit [0,+512] ->
+        //  [0,384), leaving [384,+128] ahead of [256,+0] in the list. Freeing n3 [768,1280)
+        //  joins the last block: [768,+inf). Freeing n2 [512,768) makes [384,+384], which ends
+        //  where the last block starts, but the entry after it is [256,+0]: no merge.
+        //  b (256 = 1 KiB, reads n4, an output): [384,+384] is too small, so b goes to the last
+        //  block at 768: [768,1792). Merged, b would have started at 384 (peak 1408).
+        Graph g;
+        const Id a = g.input(Elem::F32, 64);
+        const Id n1 = g.cont(a, {64, 1, 1, 1});
+        const Id n2 = g.cont(n1, {64, 1, 1, 1});
+        const Id z = g.op(Op::Cont, Elem::F32, {64, 0, 1, 1}, {n2});
+        const Id n3 = g.op(Op::Concat, Elem::F32, {128, 1, 1, 1}, {a, z});
+        const Id n4 = g.op(Op::Concat, Elem::F32, {96, 1, 1, 1}, {n3, n2});
+        const Id b = g.op(Op::Concat, Elem::F32, {256, 1, 1, 1}, {n4});
+        g.setOutput(b);
+        g.expand(b);
+        QCOMPARE(replayPeak(g, 32), Bytes{1792});
+        const auto r = replaySchedule(g, oneBackend(0));
+        QCOMPARE(r[0].bytes, Bytes{1792});
+    }
+
     void opsRunWhereTheirWeightsAreAndWhatCrossesIsCopied_data() {
         QTest::addColumn<bool>("op_offload");
         QTest::addColumn<Bytes>("device");
