@@ -710,18 +710,31 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
     const int n = static_cast<int>(nodes.size());
     // An index as the vectors take it (the loops count in int as ggml_vk_graph_optimize does).
     auto U = [](int i) { return static_cast<size_t>(i); };
-    auto op = [&](int i) { return t[nodes[U(i)]].op; };
     auto isEmpty = [&](Id x) {
         const Op o = t[x].op;
         return o == Op::None || o == Op::Reshape || o == Op::View || o == Op::Permute;
     };
     auto base = [&](Id x) { return base_of[static_cast<size_t>(x)]; };
-    auto isSrcOf = [&](Id dst, Id src) {
+    // The window loops below ask for these of every position many times: kept in compact arrays
+    // by position rather than read from the tensors each time.
+    std::vector<Op> op_at(nodes.size());
+    std::vector<std::uint8_t> empty_at(nodes.size());
+    std::vector<Id> base_at(nodes.size());
+    for (int i = 0; i < n; ++i) {
+        op_at[U(i)] = t[nodes[U(i)]].op;
+        empty_at[U(i)] = isEmpty(nodes[U(i)]) ? 1 : 0;
+        base_at[U(i)] = base(nodes[U(i)]);
+    }
+    auto op = [&](int i) { return op_at[U(i)]; };
+    // Whether the node at position j reads the one at position c (ggml-vulkan.cpp
+    // ggml_vk_graph_optimize's is_src_of).
+    auto isSrcOf = [&](int j, int c) {
+        const Id dst = nodes[U(j)], src = nodes[U(c)];
+        const Id bd = base_at[U(j)], bs = base_at[U(c)];
+        if (bd == bs) return true; // "implicit dependency if they view the same tensor"
         const Tensor& td = t[dst];
         const Tensor& ts = t[src];
-        const Id bd = base(dst), bs = base(src);
-        if (bd == bs) return true; // "implicit dependency if they view the same tensor"
-        const bool either_empty = isEmpty(dst) || isEmpty(src);
+        const bool either_empty = empty_at[U(j)] != 0 || empty_at[U(c)] != 0;
         for (size_t s = 0; s < td.src.size(); ++s) {
             const Id ds = td.src[s];
             if (ds == src) return true;
@@ -734,18 +747,21 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
     };
     std::vector<Id> order;
     order.reserve(nodes.size());
-    std::vector<bool> used(nodes.size(), false);
+    std::vector<std::uint8_t> used(nodes.size(), 0);
     // used_node_set: a tensor is placed when it is one of the split's nodes already ordered.
-    std::unordered_map<Id, int> pos;
-    pos.reserve(nodes.size());
+    // Indexed by tensor id and kept per thread (a hash map per split cost more than the rest of
+    // the reorder on a 94-block MoE); only this split's entries are set, and reset on the way out.
+    thread_local std::vector<int> pos;
+    if (pos.size() < t.size()) pos.resize(t.size(), -1);
     for (int i = 0; i < n; ++i)
-        pos.emplace(nodes[U(i)], i);
-    std::vector<bool> ordered(nodes.size(), false);
+        pos[static_cast<size_t>(nodes[U(i)])] = i;
+    std::vector<std::uint8_t> ordered(nodes.size(), 0);
     auto placed = [&](Id x) {
-        const auto it = pos.find(x);
-        return it != pos.end() && ordered[U(it->second)];
+        const int i = x >= 0 ? pos[static_cast<size_t>(x)] : -1;
+        return i >= 0 && ordered[U(i)];
     };
     auto matches = [&](std::initializer_list<Op> pattern, int start) {
+        if (op(start) != *pattern.begin()) return false; // most nodes start no pattern
         if (start + static_cast<int>(pattern.size()) > n) return false;
         int j = 0;
         for (const Op o : pattern) {
@@ -755,6 +771,11 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
         return true;
     };
     auto matchesAny = [&](int start) {
+        // Every pattern starts with one of these (kKeptPatterns, kKeptPatternsV050).
+        const Op o = op(start);
+        if (o != Op::SoftMax && o != Op::Unary && o != Op::Argsort && o != Op::RmsNorm &&
+            o != Op::Rope)
+            return false;
         const auto m = [&](const auto& pattern) { return matches(pattern, start); };
         return std::any_of(kKeptPatterns.begin(), kKeptPatterns.end(), m) ||
                (v050 && std::any_of(kKeptPatternsV050.begin(), kKeptPatternsV050.end(), m));
@@ -763,7 +784,7 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
     // v0.5.0 empty_or_scheduled_between: every node in [lo, hi) placed or a view.
     auto emptyOrScheduledBetween = [&](int lo, int hi) {
         for (int v = lo; v < hi; ++v)
-            if (!used[U(v)] && !isEmpty(at(v))) return false;
+            if (!used[U(v)] && !(empty_at[U(v)] != 0)) return false;
         return true;
     };
     // ggml.c ggml_can_fuse_subgraph_ext for X + VIEW + SET_ROWS with the SET_ROWS the one output:
@@ -798,6 +819,8 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
         if (tm.src[0] == at(u)) return canRepeat(t[other], tu);
         return canRepeat(tu, t[tm.src[0]]);
     };
+    std::vector<int> set; // the nodes placed together this round, reused across rounds
+    set.reserve(64);
     int first = 0;
     while (first < n) {
         bool kept = false;
@@ -841,17 +864,17 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
             break;
         }
         if (kept) continue;
-        std::vector<int> set{first};
+        set.assign(1, first);
         constexpr int kCheck = 20;
         const int last = std::min(first + kCheck, n);
         for (int j = first + 1; j < last; ++j) {
-            if (used[U(j)] || isEmpty(at(j))) continue;
+            if (used[U(j)] || (empty_at[U(j)] != 0)) continue;
             if (matchesAny(j)) continue;
             bool ok = true;
             // Every earlier pending node is checked (the order does not change the answer):
             // nearest first, where a chain's dependency usually is.
             for (int c = j - 1; c >= first && ok; --c) {
-                if (used[U(c)] || !isSrcOf(at(j), at(c))) continue;
+                if (used[U(c)] || !isSrcOf(j, c)) continue;
                 const bool adjacent = j == c + 1 && c == set.back();
                 const Op oc = op(c), oj = op(j);
                 // v0.5.0: RMS_NORM + MUL and UNARY + MUL also across views or placed nodes.
@@ -922,8 +945,8 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
                 if (set_rows != -1) {
                     bool pull = canFuseViewSetRows(rope, view, set_rows);
                     for (int c = rope + 1; pull && c < set_rows; ++c)
-                        if (!used[U(c)] && c != view && !isEmpty(at(c)) &&
-                            isSrcOf(at(set_rows), at(c)))
+                        if (!used[U(c)] && c != view && (empty_at[U(c)] == 0) &&
+                            isSrcOf(set_rows, c))
                             pull = false;
                     if (pull) {
                         set.push_back(view);
@@ -966,10 +989,10 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
         // The views, unless the set ends in an ADD (add -> rms_norm, add -> add fusions).
         if (op(set.back()) != Op::Add)
             for (int j = first + 1; j < last; ++j) {
-                if (used[U(j)] || !isEmpty(at(j))) continue;
+                if (used[U(j)] || !(empty_at[U(j)] != 0)) continue;
                 bool ok = true;
                 for (int c = j - 1; c >= first && ok; --c)
-                    if (!used[U(c)] && isSrcOf(at(j), at(c)) &&
+                    if (!used[U(c)] && isSrcOf(j, c) &&
                         std::find(set.begin(), set.end(), c) == set.end())
                         ok = false;
                 if (ok) set.push_back(j);
@@ -982,6 +1005,8 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
         while (first < n && used[U(first)])
             ++first;
     }
+    for (const Id x : nodes)
+        pos[static_cast<size_t>(x)] = -1;
     nodes = std::move(order);
 }
 
@@ -1117,7 +1142,7 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
                    static_cast<std::uint64_t>(n_back) +
                static_cast<std::uint64_t>(static_cast<std::uint32_t>(backend));
     };
-    std::vector<bool> input_copied(t.size(), false);
+    std::vector<std::uint8_t> input_copied(t.size(), 0);
     const int n_copies = std::max(1, p.n_copies);
     auto newCopy = [&](Bytes bytes, bool keep) {
         Tensor c;
