@@ -43,6 +43,29 @@ const CASES = [
   // attention (16K), logits of 1002 MiB beside the layer peak (ub 2048). -ngl 3: the output and
   // two blocks on the device (974 MiB), the host's 1.9 GiB KV cache is the largest resident part.
   { model: 'llama-3.1-8b', ngl: 3, settings: ['16384,512,0,f16,1,0', '4096,2048,1,f16,1,0', '8192,512,0,f16,1,0'] },
+  // One load per further validated family, a few blocks offloaded at the default context: every
+  // exact term per device and the scheduler replay on its graph.
+  { model: 'qwen3-8b', ngl: 3, settings: [base] },
+  { model: 'gemma-2-9b', ngl: 3, settings: [base] },
+  { model: 'deepseek-v2-lite', ngl: 3, settings: [base] },
+  { model: 'granite-4.0-h-tiny', ngl: 6, settings: [base] },
+  { model: 'mamba2-2.7b', ngl: 8, settings: [base] },
+  { model: 'gpt-oss-20b', ngl: 3, settings: [base] },
+  { model: 'qwen3-30b-a3b', ngl: 2, settings: [base] },
+  { model: 'gemma-3-27b', ngl: 2, settings: [base] },
+  { model: 'qwen2.5-7b', ngl: 3, settings: [base] },
+  { model: 'granite-3.1-8b', ngl: 3, settings: [base] },
+  { model: 'command-r7b', ngl: 3, settings: [base] },
+  { model: 'aya-23-8b', ngl: 3, settings: [base] },
+  { model: 'mistral-small-3.1-24b', ngl: 2, settings: [base] },
+  { model: 'glm-4.5-air', ngl: 2, settings: [base] },
+  { model: 'llama-4-scout', ngl: 2, settings: [base] },
+  { model: 'ernie-4.5-21b-a3b', ngl: 2, settings: [base] },
+  { model: 'nemotron-nano-9b-v2', ngl: 3, settings: [base] },
+  // Not yet on this grid, each with a known gap (issue 10): jamba (device weights 0.5 MiB over,
+  // device compute 39 % low: Mamba-1 blocks on Vulkan), gemma-3n-e2b (device weights 2.3 % over:
+  // the per-layer embedding parts) and qwen3-next-80b-a3b (compute high). Their skeletons do not
+  // tag blocks for the scheduler replay yet.
 ];
 
 // llama.cpp's buffer log lines, by what they hold.
@@ -262,9 +285,11 @@ md += `- one ggml-alloc pass over the copy with a buffer per backend, each packe
 md += `  (a tensor that fits no chunk opens a new one), the buffer the sum of its chunks;\n`;
 md += `- pinned \`Vulkan_Host\` buffers (output, host compute) are 32 bytes larger than asked, per chunk;\n`;
 if (llamaVersion === 'v0.4.0') {
-  md += `- every replayed device buffer carries 6 MiB for the replay's error: it is within 0.1 MiB on 16 of\n`;
-  md += `  the 34 device buffers here (and on every host buffer) and at most 16 MiB low (LFM2 at ub 2048),\n`;
-  md += `  which 6 MiB keeps within 1 % of every device total. One miss is left, high: Falcon-H1 at ub 2048,\n`;
+  md += `- every replayed device buffer carries 6 MiB for the replay's error: on the first 30 settings it is\n`;
+  md += `  within 0.1 MiB on 16 of the 34 device buffers (and on every host buffer) and at most 16 MiB low\n`;
+  md += `  (LFM2 at ub 2048), which 6 MiB keeps within 1 % of every device total. The misses are high:\n`;
+  md += `  Mamba-2 blocks under partial offload (mamba2-2.7b -ngl 8, granite-4.0-h-tiny -ngl 6; not yet\n`;
+  md += `  traced), and Falcon-H1 at ub 2048,\n`;
   md += `  whose logits the replay places 24 MiB above llama.cpp's. The replay's tensors hold 6 sources and\n`;
   md += `  drop ggml_ssm_scan's seventh (the state ids), so that input is freed a block early; with all of\n`;
   md += `  GGML_MAX_SRC the logits land 8 MiB below llama.cpp's and two other Falcon-H1 rows read 10-12 %\n`;
@@ -272,7 +297,7 @@ if (llamaVersion === 'v0.4.0') {
 } else {
   md += `- every replayed device buffer carries 6 MiB for the replay's error (sized on v0.4.0's grid,\n`;
   md += `  docs/accuracy-vulkan.md). Without the floor below, ${llamaVersion}'s replay is within goal on 63 of\n`;
-  md += `  the 64 buffers here (every row the floor does not raise is the replay's); the miss is Falcon-H1\n`;
+  md += `  the 64 buffers of the first 30 settings (every row the floor does not raise is the replay's); the miss is Falcon-H1\n`;
   md += `  at ub 2048 (17.7 % low, the floor's case), and one Falcon-H1 total (np 2, unified) is 1.1 % low,\n`;
   md += `  also under the floor.\n`;
 }

@@ -103,6 +103,10 @@ int main(int argc, char** argv) {
         cp.flash_attn_type = fa ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
         cp.type_k = cp.type_v = strcmp(cache, "q8_0") == 0 ? GGML_TYPE_Q8_0 : GGML_TYPE_F16;
         cp.kv_unified = unified != 0;
+        // llama_context_default_params() asks for a full-size SWA cache; llama-server (common.h
+        // common_params::swa_full = false) and node-llama-cpp do not, and neither does the plan
+        // unless --swa-full is given.
+        cp.swa_full = false;
         char m[64];
         snprintf(m, sizeof m, "context %d", i - 6);
         marker(m);
