@@ -420,6 +420,29 @@ private slots:
                  p.compute_inputs + std::max(p.compute_layer, p.compute_logits));
     }
 
+    // Jamba's skeleton tags its blocks, so the Vulkan pricing replays it through the scheduler
+    // (compute_skeleton.cpp scheduledCompute). Everything on one backend, one unbounded chunk and
+    // no reorder is the CPU backend's single allocation: the same 205 602 848 B the CPU suite
+    // measured at 4K, ub 512, flash attention (theReplayedBufferEqualsWhatLlamaCppAllocated).
+    void jambaIsReplayedThroughTheSchedulerToo() {
+        const ModelShape m = jamba();
+        ComputeGraphParams p;
+        p.n_ubatch = p.n_outputs = 512;
+        p.n_kv = p.n_kv_swa = 4096;
+        graph::SchedPlacement one;
+        one.buffers.assign(1, graph::BufferType{32, 0});
+        one.layer_backend.assign(m.layers.size(), 0);
+        one.expert_backend = one.layer_backend;
+        one.dense_bytes.assign(m.layers.size() + 1, 0);
+        one.expert_bytes.assign(m.layers.size() + 1, 0);
+        one.n_expert = m.moe.n_expert;
+        const auto r = scheduledCompute(m, p, one);
+        QVERIFY(r.has_value());
+        QCOMPARE(r->size(), size_t{1});
+        QCOMPARE(r->front().bytes, *replayedCompute(m, p));
+        QCOMPARE(r->front().bytes, Bytes{205602848});
+    }
+
     void theNewSkeletonsNeedTheirShapesSizes() {
         // A Jamba without its SSM sizes (a catalog shape), a Qwen3-Next whose value heads are not
         // a multiple of its key heads, and a Gemma 3n without any full-attention layer have no
