@@ -19,6 +19,21 @@ SchedPlacement oneBackend(Bytes max_size) {
     return p;
 }
 
+// Block 0 (1 KiB of weights) and the output on device 0, the CPU last; no op offload, so the
+// reorder tests see only the device's own nodes and the input's copy.
+SchedPlacement oneBlockOnTheDevice(VulkanReorder reorder) {
+    SchedPlacement p;
+    p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+    p.layer_backend = {0};
+    p.expert_backend = {0};
+    p.output_backend = 0;
+    p.dense_bytes = {1024, 0};
+    p.expert_bytes = {0, 0};
+    p.op_offload = false;
+    p.vulkan_reorder = reorder;
+    return p;
+}
+
 } // namespace
 
 class TestComputeSchedule : public QObject {
@@ -246,15 +261,8 @@ private slots:
         const Id out = g.add(a2, b2);
         g.setOutput(out);
         g.expand(out);
-        SchedPlacement p;
-        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
-        p.layer_backend = {0};
-        p.expert_backend = {0};
-        p.output_backend = 0;
-        p.dense_bytes = {1024, 0};
-        p.expert_bytes = {0, 0};
-        p.op_offload = false;
-        p.vulkan_reorder = reorder ? VulkanReorder::V0_4_0 : VulkanReorder::Off;
+        const SchedPlacement p =
+            oneBlockOnTheDevice(reorder ? VulkanReorder::V0_4_0 : VulkanReorder::Off);
         const auto r = replaySchedule(g, p);
         QCOMPARE(r[0].bytes, device);
         QCOMPARE(r[1].bytes, Bytes{256}); // the input, on the CPU
@@ -296,15 +304,7 @@ private slots:
         const Id out = g.op(Op::Concat, Elem::F32, {512, 1, 1, 1}, {s, b});
         g.setOutput(out);
         g.expand(out);
-        SchedPlacement p;
-        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
-        p.layer_backend = {0};
-        p.expert_backend = {0};
-        p.output_backend = 0;
-        p.dense_bytes = {1024, 0};
-        p.expert_bytes = {0, 0};
-        p.op_offload = false;
-        p.vulkan_reorder = reorder;
+        const SchedPlacement p = oneBlockOnTheDevice(reorder);
         const auto r = replaySchedule(g, p);
         QCOMPARE(r[0].bytes, device);
     }
@@ -343,15 +343,7 @@ private slots:
         const Id out = g.op(Op::Concat, Elem::F32, {2560, 1, 1, 1}, {a2, m});
         g.setOutput(out);
         g.expand(out);
-        SchedPlacement p;
-        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
-        p.layer_backend = {0};
-        p.expert_backend = {0};
-        p.output_backend = 0;
-        p.dense_bytes = {1024, 0};
-        p.expert_bytes = {0, 0};
-        p.op_offload = false;
-        p.vulkan_reorder = reorder;
+        const SchedPlacement p = oneBlockOnTheDevice(reorder);
         const auto r = replaySchedule(g, p);
         QCOMPARE(r[0].bytes, device);
     }
