@@ -233,14 +233,12 @@ Id Graph::cacheRead(Bytes bytes) {
     return add(t);
 }
 
-Id Graph::sharedWeight(std::int32_t il, Bytes bytes) {
+Id Graph::duplicatedWeight(Bytes bytes) {
     Tensor t;
     t.external = true;
     t.weight = true;
     t.copy_bytes = bytes;
-    const Id id = add(t);
-    t_[id].layer = il;
-    return id;
+    return add(t);
 }
 
 Id Graph::externalNode(Op o, std::initializer_list<Id> srcs, Id cache) {
@@ -1052,18 +1050,32 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     auto slot = [&](const Tensor& n) {
         return static_cast<size_t>(std::clamp<std::int32_t>(n.layer, 0, n_layer));
     };
-    for (const Id n : nodes)
-        if (hasWeight(t[n]) && t[n].layer >= 0)
-            (isExpert(t[n]) ? expert_el : dense_el)[slot(t[n])] +=
-                weightElements(t, t[n], p.n_expert);
+    // Small weights (norms, biases, kernels: f32) are sized by their shape; the matrices share
+    // what is left of their block's bytes.
+    auto smallWeightBytes = [](const Tensor& n) -> Bytes {
+        return n.weight_bytes > 0 ? n.weight_bytes
+                                  : 4 * static_cast<Bytes>(std::max<std::int64_t>(1, n.ne[0]));
+    };
+    std::vector<Bytes> dense_small(static_cast<size_t>(n_layer) + 1, 0);
+    std::vector<Bytes> expert_small(static_cast<size_t>(n_layer) + 1, 0);
+    for (const Id n : nodes) {
+        if (!hasWeight(t[n]) || t[n].layer < 0) continue;
+        const std::int64_t el = weightElements(t, t[n], p.n_expert);
+        if (el > 0)
+            (isExpert(t[n]) ? expert_el : dense_el)[slot(t[n])] += el;
+        else
+            (isExpert(t[n]) ? expert_small : dense_small)[slot(t[n])] += smallWeightBytes(t[n]);
+    }
     auto weightCopyBytes = [&](const Tensor& n) -> Bytes {
         const std::int64_t el = weightElements(t, n, p.n_expert);
-        if (el == 0) return 4 * static_cast<Bytes>(std::max<std::int64_t>(1, n.ne[0]));
+        if (el == 0) return smallWeightBytes(n);
         const size_t i = slot(n);
         const auto& total = isExpert(n) ? p.expert_bytes : p.dense_bytes;
+        const auto& small = isExpert(n) ? expert_small : dense_small;
         const auto& sum = isExpert(n) ? expert_el : dense_el;
         if (i >= total.size() || sum[i] == 0) return 0;
-        return static_cast<Bytes>(static_cast<long double>(total[i]) *
+        const Bytes matrices = total[i] > small[i] ? total[i] - small[i] : total[i];
+        return static_cast<Bytes>(static_cast<long double>(matrices) *
                                   static_cast<long double>(el) / static_cast<long double>(sum[i]));
     };
 
@@ -1121,7 +1133,10 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         if (be[n] == -1 && t[n].view_src != kNone) be[n] = be[t[n].view_src];
         if (be[n] == -1) be[n] = 0;
     }
-    auto srcBackend = [&](const Tensor& n, Id s) { return s == W ? weightBackend(n) : be[s]; };
+    // A duplicated weight is read from the reading block's own buffer type.
+    auto srcBackend = [&](const Tensor& n, Id s) {
+        return s == W || t[s].weight ? weightBackend(n) : be[s];
+    };
 
     // Pass 5: splits. A source on another backend (no backend here reads another's buffers) is
     // copied into the split's backend once (ggml_dup_tensor_layout), the copy an input of the
@@ -1167,7 +1182,7 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         if (!new_split && !sp->inputs.empty())
             for (const Id s : t[n].src)
                 if ((s == W && weightBackend(t[n]) != sp->backend) ||
-                    (s != kNone && t[s].weight && be[s] != sp->backend))
+                    (s != kNone && t[s].weight && srcBackend(t[n], s) != sp->backend))
                     new_split = true;
         if (new_split) {
             sp->end = i;
@@ -1199,6 +1214,14 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
                                 : t[s].copy_bytes > 0 ? t[s].copy_bytes
                                                       : layoutBytes(t[s]);
             const Id first = newCopy(bytes, n_copies > 1);
+            // ggml_dup_tensor_layout: a copy of a graph tensor has its source's type, shape and
+            // strides, so an op may run in place on it (ggml_are_same_layout).
+            // (Only a contiguous one here: the replay sizes a tensor as contiguous.)
+            if (s != W && t[s].copy_bytes == 0 && !t[s].weight && bytes == nbytes(t[s])) {
+                t[first].type = t[s].type;
+                t[first].ne = t[s].ne;
+                t[first].nb = t[s].nb;
+            }
             for (int c = 1; c < n_copies; ++c) {
                 const Id extra = newCopy(bytes, true);
                 kept_copies.emplace_back(extra, cur);

@@ -71,7 +71,8 @@ struct Tensor {
     std::array<std::int64_t, 4> ne{1, 1, 1, 1};
     std::array<std::uint64_t, 4> nb{};
     Id view_src = kNone; // the root tensor a view's memory belongs to (ggml_new_tensor_impl)
-    std::array<Id, 6> src{kNone, kNone, kNone, kNone, kNone, kNone};
+    // ggml.h GGML_MAX_SRC: ggml_ssm_scan alone reads seven.
+    std::array<Id, 10> src{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
     bool input = false;    // ggml_set_input
     bool output = false;   // ggml_set_output
     bool external = false; // memory outside the compute buffer (weights, KV cache, their views)
@@ -85,8 +86,11 @@ struct Tensor {
     // A block's weighted norm, which llama.cpp pins to the block's backend when the scheduler
     // would otherwise run it with the previous block (SchedPlacement::pin_norms).
     bool layer_norm_pin = false;
-    // A weight of its own (Graph::sharedWeight), in a weights buffer like the stand-in.
+    // A weight of its own (Graph::duplicatedWeight), in a weights buffer like the stand-in.
     bool weight = false;
+    // The bytes of the small f32 weight an op other than a matrix product reads (a convolution
+    // kernel, SSM A or D, a group norm's weight); 0: one row of ne[0] values (a norm, a bias).
+    Bytes weight_bytes = 0;
 };
 
 class Graph {
@@ -98,12 +102,17 @@ public:
     // A read of a cache tensor (a K or V view, recurrent states) of the current block: external
     // memory on the block's backend; `bytes` is what copying the view to another backend takes.
     Id cacheRead(Bytes bytes);
-    // A weight that several blocks read (one tensor, unlike the stand-in's one per read), made
-    // in block `il`'s buffer; `bytes` is its size.
-    Id sharedWeight(std::int32_t il, Bytes bytes);
+    // A weight every block reads, loaded once per buffer type that holds a block
+    // (llama_model_loader::create_tensor with TENSOR_DUPLICATED: the rope factors): a block reads
+    // the copy in its own backend's buffer; `bytes` is its size.
+    Id duplicatedWeight(Bytes bytes);
     // Tags every tensor made from now on with block `il` (Tensor::layer).
     void setLayer(std::int32_t il) { layer_ = il; }
     void pinToLayer(Id t) { t_[t].layer_norm_pin = true; }
+    // What copying `t` (a view of a cache) to another backend takes (Tensor::copy_bytes).
+    void setCopyBytes(Id t, Bytes bytes) { t_[t].copy_bytes = bytes; }
+    // What the small weight `t` reads takes (Tensor::weight_bytes).
+    void setWeightBytes(Id t, Bytes bytes) { t_[t].weight_bytes = bytes; }
     // ggml_new_tensor + ggml_set_input.
     Id input(Elem type, std::int64_t ne0, std::int64_t ne1 = 1, std::int64_t ne2 = 1,
              std::int64_t ne3 = 1);

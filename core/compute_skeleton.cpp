@@ -249,17 +249,21 @@ public:
         // what a copy of the rows to another backend's buffer spans.
         const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
         const Id k_row = g.view(k, {n_head_kv * hd_k, ub, 1, 1}, {4, g.at(k).nb[2], 0, 0});
-        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), W}, kCache(l, n_kv)));
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(swa), rowsDst(kCache(l, n_kv))},
+                                kCache(l, n_kv)));
         if (p_.flash_attn) {
             const Id v_row = g.view(v, {n_head_kv * hd_v, ub, 1, 1}, {4, g.at(v).nb[2], 0, 0});
-            g.expand(g.externalNode(Op::SetRows, {v_row, vIdxs(swa, n_head_kv * hd_v), W},
+            g.expand(g.externalNode(Op::SetRows,
+                                    {v_row, vIdxs(swa, n_head_kv * hd_v), rowsDst(vCache(l, n_kv))},
                                     vCache(l, n_kv)));
         } else {
             // llama_kv_cache::cpy_v: a strided V (Phi-3's view) is made contiguous first.
             const Id v2 = g.isContiguous(v) ? g.reshape(v, {n_head_kv * hd_v, ub, 1, 1})
                                             : g.cont(v, {n_head_kv * hd_v, ub, 1, 1});
             const Id v1 = g.reshape(v2, {1, n_head_kv * hd_v * ub, 1, 1});
-            g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), W},
+            // cpy_v: the transposed cache as one element per row (ggml_reshape_2d).
+            const Id v_dst = g.reshape(vCache(l, n_kv), {1, 1, 1, 1});
+            g.expand(g.externalNode(Op::SetRows, {v1, vIdxs(swa, n_head_kv * hd_v), v_dst},
                                     vCache(l, n_kv)));
         }
 
@@ -271,14 +275,13 @@ public:
         Id cur;
         if (p_.flash_attn) {
             const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1},
-                               {qp, kCache(l, n_kv), vCache(l, n_kv), mask});
+                               {qp, kRead(l, n_kv), vRead(l, n_kv), mask});
             cur = g.reshape(fa, {hd_v * n_head, ub, 1, 1});
         } else {
-            Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {kCache(l, n_kv), qp});
+            Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {kRead(l, n_kv), qp});
             if (f.softcap) kq = g.scale(g.unary(Op::Unary, g.scale(kq)));
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
-            const Id kqv =
-                g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {vCache(l, n_kv), sm});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {vRead(l, n_kv), sm});
             const Id perm = g.permute(kqv, 0, 2, 1, 3);
             cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
         }
@@ -320,23 +323,35 @@ public:
         g.expand(v);
         g.expand(k);
         const Id k_row = g.view(k, {lora + rope, ub, 1, 1}, g.at(k).nb);
-        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(false), W}, kCache(l, p_.n_kv)));
+        g.expand(g.externalNode(Op::SetRows, {k_row, kIdxs(false), rowsDst(kCache(l, p_.n_kv))},
+                                kCache(l, p_.n_kv)));
+        // build_attn with llm_graph_input_attn_k: K is get_k's view, V a view of it (the latent's
+        // first kv_lora_rank elements); build_attn_mha permutes both.
+        const Id kc = kCache(l, p_.n_kv);
+        const Bytes kc_bytes = g.at(kc).copy_bytes;
+        const Id k_view = g.view(kc, {1, 1, 1, 1}, {1, 1, 1, 1});
+        const Id v_view = g.view(k_view, {1, 1, 1, 1}, {1, 1, 1, 1});
+        const Id kp = g.permute(k_view, 0, 2, 1, 3);
+        const Id vp = g.permute(v_view, 0, 2, 1, 3);
+        for (const Id t : {k_view, v_view, kp, vp})
+            g.setCopyBytes(t, kc_bytes);
         const auto qn = g.at(q);
         const Id qp = g.permute(g.view(q, qn.ne, qn.nb), 0, 2, 1, 3);
         const Id mask = kqMask(false);
         Id cur;
         if (p_.flash_attn) {
-            const Id kc = kCache(l, p_.n_kv);
-            const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, kc, kc, mask});
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, kp, vp, mask});
             const Id fp = g.permute(fa, 0, 2, 1, 3);
             const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, fp});
             const Id vc = g.cont(g.permute(vm, 0, 2, 1, 3), {hv, nh, ub, 1});
             cur = g.reshape(vc, {hv * nh, ub, 1, 1});
         } else {
             const std::int64_t n_kv = p_.n_kv;
-            const Id kc = kCache(l, n_kv);
-            const Id v_cont = g.op(Op::Cont, Elem::F16, {n_kv, lora, 1, 1}, {kc});
-            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, nh, 1}, {kc, qp});
+            // build_attn_mha: V not transposed in the cache, so ggml_cont(ggml_transpose(v)).
+            const Id vt = g.permute(vp, 1, 0, 2, 3);
+            g.setCopyBytes(vt, kc_bytes);
+            const Id v_cont = g.op(Op::Cont, Elem::F16, {n_kv, lora, 1, 1}, {vt});
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, nh, 1}, {kp, qp});
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
             const Id kqv = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {v_cont, sm});
             const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, kqv});
@@ -431,19 +446,42 @@ public:
         return out;
     }
 
-    // llm_graph_context::build_rs: the sequences' states gathered from the cache (s_copy_main)
-    // into the buffer, and the extra states copied within the cache (a zero-row get_rows when
-    // every state is in the batch); the cache writes are views of external memory.
-    Id stateRows(std::int64_t state_size, bool ssm = false) {
-        const Id rows = g.op(Op::GetRows, Elem::F32, {state_size, n_seqs(), 1, 1},
-                             {states(state_size, ssm), sCopyMain()});
+    // llm_graph_context::build_rs (src/llama-graph.cpp), in three steps as it builds them: the
+    // state cache as rows (ggml_reshape_2d) with one row cleared in place (ggml_scale_inplace of
+    // a view), the sequences' states gathered into the buffer (get_state_rows: ggml_get_rows
+    // with s_copy_main, or the scan reading the rows itself), and the extra states copied within
+    // the cache (a zero-row ggml_get_rows at reserve, every state being in the batch, copied
+    // into a view of the cache). The reshape, the views, the clear and the copies are graph
+    // nodes outside the buffer: they count in ggml_vk_graph_optimize's windows, and the freed
+    // zero-byte rows leave the zero-size free block ggml-alloc then cannot merge across.
+    struct StateCache {
+        Id cache = kNone; // the layer's r_l or s_l
+        Id rows = kNone;  // its reshape to [state_size, n_rs]
+        std::int64_t size = 0;
+    };
+    StateCache stateCache(std::int64_t state_size, bool ssm = false) {
+        StateCache rs{states(state_size, ssm), kNone, state_size};
+        rs.rows = g.reshape(rs.cache, {state_size, 1, 1, 1});
+        g.setCopyBytes(rs.rows, g.at(rs.cache).copy_bytes);
+        const Id zero = g.view(rs.rows, {state_size, 1, 1, 1}, {4, 0, 0, 0});
+        g.expand(g.externalNode(Op::Scale, {zero}, rs.cache));
+        return rs;
+    }
+    Id stateRows(const StateCache& rs) {
+        const Id rows =
+            g.op(Op::GetRows, Elem::F32, {rs.size, n_seqs(), 1, 1}, {rs.rows, sCopyMain()});
         g.expand(rows);
         return rows;
     }
-    void extraStates(std::int64_t state_size, bool ssm = false) {
-        const Id cache = states(state_size, ssm);
-        const Id extra = g.op(Op::GetRows, Elem::F32, {state_size, 0, 1, 1}, {cache, sCopyExtra()});
-        g.expand(g.externalNode(Op::Cpy, {extra, cache}, cache));
+    void extraStates(const StateCache& rs) {
+        const Id extra = g.op(Op::GetRows, Elem::F32, {rs.size, 0, 1, 1}, {rs.rows, sCopyExtra()});
+        const Id dst = g.view(rs.cache, {rs.size, 0, 1, 1}, {4, 0, 0, 0});
+        g.expand(g.externalNode(Op::Cpy, {extra, dst}, rs.cache));
+    }
+    // The block's new state written back: ggml_cpy into a view of the cache (ggml_view_1d).
+    void writeState(Id from, const StateCache& rs) {
+        const Id dst = g.view(rs.cache, {rs.size, 1, 1, 1}, {4, 0, 0, 0});
+        g.expand(g.externalNode(Op::Cpy, {from, dst}, rs.cache));
     }
 
     // llm_build_mamba::build_mamba2_layer as llama.cpp v0.4.0 builds it (src/llama-model.cpp):
@@ -459,8 +497,9 @@ public:
         const std::int64_t ch = d_inner + 2 * n_group * d_state;
         const std::int64_t d_in_proj = 2 * d_inner + 2 * n_group * d_state + n_head;
 
-        Id conv = stateRows((d_conv - 1) * ch);
-        extraStates((d_conv - 1) * ch);
+        const StateCache conv_rs = stateCache((d_conv - 1) * ch);
+        Id conv = stateRows(conv_rs);
+        extraStates(conv_rs);
         conv = g.reshape(conv, {d_conv - 1, ch, n_seqs, 1});
         Id zxbcdt = mm(d_in_proj, x);
         zxbcdt = g.reshape(zxbcdt, {d_in_proj, n_tok, n_seqs, 1});
@@ -474,9 +513,9 @@ public:
                                {conv, g.permute(xbc, 1, 0, 2, 3)});
         const Tensor& tc = g.at(conv_x);
         const Id last_conv = g.view(conv_x, {d_conv - 1, ch, n_seqs, 1}, tc.nb);
-        const Id conv_cache = states((d_conv - 1) * ch);
-        g.expand(g.externalNode(Op::Cpy, {last_conv, conv_cache}, conv_cache));
+        writeState(last_conv, conv_rs);
         Id xs = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_x, W});
+        g.setWeightBytes(xs, 4 * static_cast<Bytes>(d_conv * ch)); // ssm_conv1d [d_conv, ch]
         xs = g.add(xs, W);
         xs = g.unary(Op::Unary, xs);
         const Tensor& tx = g.at(xs);
@@ -488,24 +527,31 @@ public:
         const Id b = g.view(xs, {d_state, n_group, n_tok, n_seqs}, bnb);
         const Id c = g.view(xs, {d_state, n_group, n_tok, n_seqs}, bnb);
         const Id dtb = g.add(g.cont(dt, {n_head, n_tok, n_seqs, 1}), W);
-        // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
+        // build_rs with get_ssm_rows: the scan reads the states (ggml_reshape_4d of the rows)
+        // through s_copy_main itself.
+        const StateCache ssm_rs = stateCache(d_state * d_inner, true);
+        const Id ssm4 = g.reshape(ssm_rs.rows, {d_state, head_dim, n_head, 1});
         const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
                               {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
-                              {states(d_state * d_inner, true), xv, dtb, W, b, c, sCopyMain()});
+                              {ssm4, xv, dtb, W, b, c, sCopyMain()});
+        g.setWeightBytes(y_ssm, 4 * static_cast<Bytes>(n_head)); // ssm_a [1, n_head]
         g.expand(y_ssm);
-        extraStates(d_state * d_inner, true);
+        extraStates(ssm_rs);
         const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
-        const Id ssm_cache = states(d_state * d_inner, true);
-        g.expand(g.externalNode(Op::Cpy, {y_state, ssm_cache}, ssm_cache));
+        writeState(y_state, ssm_rs);
         const std::uint64_t hd4 = 4 * static_cast<std::uint64_t>(head_dim);
         const Id y = g.view(y_ssm, {head_dim, n_head, n_tok, n_seqs},
                             {4, hd4, hd4 * n_head, hd4 * n_head * n_tok});
-        const Id y_d = g.add(y, g.mul(xv, W));
+        const Id d_x = g.mul(xv, W);
+        g.setWeightBytes(d_x, 4 * static_cast<Bytes>(n_head)); // ssm_d [1, n_head]
+        const Id y_d = g.add(y, d_x);
         const Id zc = g.cont(z, {head_dim, n_head, n_tok, n_seqs});
         Id out = g.glu(zc, y_d);
         if (group_norm) {
             out = g.reshape(out, {d_inner / n_group, n_group, n_tok, n_seqs});
             out = g.mul(pinned(g.rmsNorm(out)), W);
+            g.setWeightBytes(
+                out, 4 * static_cast<Bytes>(d_inner)); // ssm_norm [d_inner / n_group, n_group]
         }
         out = g.reshape(out, {d_inner, n_tok, n_seqs, 1});
         return mm(m_.n_embd, out);
@@ -523,8 +569,9 @@ public:
         const std::int64_t n_seqs = this->n_seqs();
         const std::int64_t n_tok = ub_ / n_seqs;
 
-        Id conv = stateRows((d_conv - 1) * d_inner);
-        extraStates((d_conv - 1) * d_inner);
+        const StateCache conv_rs = stateCache((d_conv - 1) * d_inner);
+        Id conv = stateRows(conv_rs);
+        extraStates(conv_rs);
         conv = g.reshape(conv, {d_conv - 1, d_inner, n_seqs, 1});
         x = g.reshape(x, {m_.n_embd, n_tok, n_seqs, 1});
         const Id xz = mm(2 * d_inner, x);
@@ -534,8 +581,9 @@ public:
         const Id conv_x = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, d_inner, n_seqs, 1},
                                {conv, g.permute(xv, 1, 0, 2, 3)});
         const Id last_conv = g.view(conv_x, {d_conv - 1, d_inner, n_seqs, 1}, g.at(conv_x).nb);
-        g.expand(g.externalNode(Op::Cpy, {last_conv, W}));
+        writeState(last_conv, conv_rs);
         Id xs = g.op(Op::SsmConv, Elem::F32, {d_inner, n_tok, n_seqs, 1}, {conv_x, W});
+        g.setWeightBytes(xs, 4 * static_cast<Bytes>(d_conv * d_inner)); // [d_conv, d_inner]
         xs = g.unary(Op::Unary, g.add(xs, W));
 
         const Id x_db = mm(dt_rank + 2 * d_state, xs);
@@ -553,13 +601,16 @@ public:
         dt = g.add(mm(d_inner, dt), W);
         const Id x4 = g.reshape(xs, {1, d_inner, n_tok, n_seqs});
         // build_rs with get_ssm_rows: the scan reads the states through s_copy_main itself.
+        const StateCache ssm_rs = stateCache(d_state * d_inner, true);
+        const Id ssm3 = g.reshape(ssm_rs.rows, {d_state, d_inner, 1, 1});
         const Id y_ssm = g.op(Op::SsmScan, Elem::F32,
                               {d_inner * n_tok * n_seqs + d_state * d_inner * n_seqs, 1, 1, 1},
-                              {W, x4, dt, W, b, c, sCopyMain()});
+                              {ssm3, x4, dt, W, b, c, sCopyMain()});
+        g.setWeightBytes(y_ssm, 4 * static_cast<Bytes>(d_state * d_inner)); // ssm_a
         g.expand(y_ssm);
-        extraStates(d_state * d_inner);
+        extraStates(ssm_rs);
         const Id y_state = g.view(y_ssm, {d_state * d_inner * n_seqs, 1, 1, 1}, {4, 0, 0, 0});
-        g.expand(g.externalNode(Op::Cpy, {y_state, W}));
+        writeState(y_state, ssm_rs);
         const std::uint64_t row = 4 * static_cast<std::uint64_t>(d_inner);
         const Id y = g.view(y_ssm, {d_inner, n_tok, n_seqs, 1},
                             {4, row, row * static_cast<std::uint64_t>(n_tok),
@@ -617,19 +668,22 @@ public:
         const std::int64_t n_tok = ub_ / n_seqs;
         const std::int64_t ch = d_inner + 2 * nk * hk;
 
-        Id conv = stateRows((d_conv - 1) * ch);
-        extraStates((d_conv - 1) * ch);
+        const StateCache conv_rs = stateCache((d_conv - 1) * ch);
+        Id conv = stateRows(conv_rs);
+        extraStates(conv_rs);
         conv = g.reshape(conv, {d_conv - 1, ch, n_seqs, 1});
         const Id qkv = g.reshape(mm(ch, x), {ch, n_tok, n_seqs, 1});
         const Id conv_in = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, ch, n_seqs, 1},
                                 {conv, g.permute(qkv, 1, 0, 2, 3)});
         const Id last = g.view(conv_in, {d_conv - 1, ch, n_seqs, 1}, g.at(conv_in).nb);
-        g.expand(g.externalNode(Op::Cpy, {last, W}));
-        Id state = stateRows(hv * hv * nv);
-        extraStates(hv * hv * nv);
+        writeState(last, conv_rs);
+        const StateCache state_rs = stateCache(hv * hv * nv, true);
+        Id state = stateRows(state_rs);
+        extraStates(state_rs);
         state = g.reshape(state, {hv, hv, nv, n_seqs});
 
         const Id conv_out = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_in, W});
+        g.setWeightBytes(conv_out, 4 * static_cast<Bytes>(d_conv * ch)); // ssm_conv1d
         const Id mix = g.unary(Op::Unary, conv_out);
         const std::uint64_t row = 4 * static_cast<std::uint64_t>(ch);
         const std::array<std::uint64_t, 4> knb{4, 4 * static_cast<std::uint64_t>(hk), row,
@@ -664,7 +718,7 @@ public:
         const Id new_state = g.view(
             gdn, {hv, hv, nv, n_seqs},
             {4, h4, h4 * static_cast<std::uint64_t>(hv), h4 * static_cast<std::uint64_t>(hv * nv)});
-        g.expand(g.externalNode(Op::Cpy, {new_state, W}));
+        writeState(new_state, state_rs);
         const Id out = g.view(gdn, {hv, nv, n_tok, n_seqs},
                               {4, h4, h4 * static_cast<std::uint64_t>(nv),
                                h4 * static_cast<std::uint64_t>(nv * n_tok)});
@@ -942,8 +996,9 @@ public:
             Id out;
             if (l.isRecurrent()) {
                 const std::int64_t lc = static_cast<std::int64_t>(l.recurrent_r) / n_embd;
-                Id conv = stateRows(lc * n_embd);
-                extraStates(lc * n_embd);
+                const StateCache conv_rs = stateCache(lc * n_embd);
+                Id conv = stateRows(conv_rs);
+                extraStates(conv_rs);
                 conv = g.reshape(conv, {lc, n_embd, n_seqs, 1});
                 const Id x = g.reshape(norm(inpL, f), {n_embd, n_tok, n_seqs, 1});
                 const Id bcx = mm(3 * n_embd, x);
@@ -955,10 +1010,10 @@ public:
                 const Id conv_x = g.op(Op::Concat, Elem::F32, {lc + n_tok, n_embd, n_seqs, 1},
                                        {conv, g.permute(bx, 1, 0, 2, 3)});
                 const Id last = g.view(conv_x, {lc, n_embd, n_seqs, 1}, g.at(conv_x).nb);
-                const Id conv_cache = states(lc * n_embd);
-                g.expand(g.externalNode(Op::Cpy, {last, conv_cache}, conv_cache));
+                writeState(last, conv_rs);
                 const Id c = g.view(bcx, {n_embd, n_tok, n_seqs, 1}, vnb);
                 const Id y = g.op(Op::SsmConv, Elem::F32, {n_embd, n_tok, n_seqs, 1}, {conv_x, W});
+                g.setWeightBytes(y, 4 * static_cast<Bytes>((lc + 1) * n_embd)); // conv [L, n_embd]
                 out = g.reshape(mm(n_embd, g.mul(c, y)), {n_embd, ub, 1, 1});
             } else {
                 out = mm(n_embd, attention(l, norm(inpL, f), f));
@@ -1105,19 +1160,14 @@ private:
         return s_copy_extra_;
     }
     // llama_model::get_rope_factors (src/llama-model.cpp): ROPE's third source, the file's one
-    // rope factor tensor, created with block 0 (so in block 0's buffer) and shared by every
-    // block. A tensor of its own rather than the weight stand-in, so that the scheduler copies it
-    // to a device once and keeps that copy for the whole graph (ggml_backend_sched_split_graph's
-    // tensor_id_copy), as llama.cpp does: a copy per block leaves a hole at each block in the
-    // device's buffer that llama.cpp's has not (Phi-3.5 at 16K without flash attention: the hole
-    // kept the next block's K copy out of its slot, so the 1 GiB scores opened a second chunk).
-    // Without factors llama.cpp passes nullptr; the replay keeps the stand-in there, whose copy
-    // and new split (a weight on another backend) llama.cpp does not make: without them the
-    // replay of LFM2 -ngl 8 reads 38 % high (docs/accuracy-vulkan.md), so another difference in
-    // the host blocks' splits is still unmodelled and this one offsets it.
+    // rope factor tensor. Each block creates it with TENSOR_DUPLICATED, so there is one tensor
+    // per buffer type holding blocks (llama_model_loader::create_tensor): a device block reads
+    // the device's own, and the host blocks' ops offloaded to a device read one copy of the
+    // host's, which the scheduler makes once (tensor_id_copy) and frees after the last of them.
+    // Without factors llama.cpp passes nullptr: ROPE reads no third source.
     Id ropeFactors() {
-        if (m_.rope_factors_bytes == 0) return W;
-        if (rope_factors_ == kNone) rope_factors_ = g.sharedWeight(0, m_.rope_factors_bytes);
+        if (m_.rope_factors_bytes == 0) return kNone;
+        if (rope_factors_ == kNone) rope_factors_ = g.duplicatedWeight(m_.rope_factors_bytes);
         return rope_factors_;
     }
     Id positions() {
@@ -1180,6 +1230,23 @@ private:
         return cacheLeaf(1, satMul(ggmlRowBytes(p_.type_v, l.n_embd_v_gqa),
                                    static_cast<Bytes>(n_kv) * n_seqs()));
     }
+    // The cache as build_attn_mha reads it: get_k / get_v's view (ggml_view_4d), permuted
+    // (ggml_permute 0, 2, 1, 3). Both are graph nodes outside the buffer; they count in the
+    // windows ggml_vk_graph_optimize looks through, and a copy of them to another backend takes
+    // the view's bytes.
+    Id viewed(Id cache) {
+        const Bytes bytes = g.at(cache).copy_bytes;
+        const Id v = g.view(cache, {1, 1, 1, 1}, {1, 1, 1, 1});
+        g.setCopyBytes(v, bytes);
+        const Id p = g.permute(v, 0, 2, 1, 3);
+        g.setCopyBytes(p, bytes);
+        return p;
+    }
+    Id kRead(const LayerShape& l, std::int64_t n_kv) { return viewed(kCache(l, n_kv)); }
+    Id vRead(const LayerShape& l, std::int64_t n_kv) { return viewed(vCache(l, n_kv)); }
+    // llama_kv_cache::cpy_k / cpy_v: ggml_set_rows writes into the cache tensor, reshaped to
+    // one row space when every sequence has a stream of its own (ggml_reshape_2d).
+    Id rowsDst(Id cache) { return n_seqs() > 1 ? g.reshape(cache, {1, 1, 1, 1}) : cache; }
     // A recurrent layer's states (llama_memory_recurrent r_l, or s_l for `ssm`: f32, one row per
     // sequence).
     Id states(std::int64_t state_size, bool ssm = false) {

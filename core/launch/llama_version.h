@@ -97,8 +97,10 @@ struct LlamaProfile {
     // (de3ff815) pulls more nodes forward (RMS_NORM + MUL with views between, UNARY + MUL,
     // ROPE/RMS_NORM + VIEW + SET_ROWS, the rms_norm_mul_add patterns). On Falcon-H1 at -ub 2048 the
     // device's compute buffer came out 64 MiB above the packed layout (measured: 344 113 168 B;
-    // 276 955 136 B, the logits beside the final norm, with GGML_VK_DISABLE_GRAPH_OPTIMIZE=1). So
-    // in v0.5.0 the logits are priced above the layer peak.
+    // 276 955 136 B, the logits beside the final norm, with GGML_VK_DISABLE_GRAPH_OPTIMIZE=1). The
+    // scheduled replay of a skeleton models both (the views and zero-byte rows in the graph,
+    // v0.5.0's reorder) and prices that case to the byte; where no skeleton replays the graph,
+    // v0.5.0 prices the logits above the layer peak, a bound.
     bool vulkan_logits_above_layer_peak_with_recurrent_state;
 
     bool accepts(std::string_view flag) const; // not one of removed_flags

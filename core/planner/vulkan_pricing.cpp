@@ -150,7 +150,8 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
 // therefore ends at most one layer peak above its own size; where below that depends on the
 // reordered graph, so this prices the bound: the layer peak (the graph inputs and one block's
 // peak, ContextPrice::estimateFor) plus the logits, plus `extra`, the copies the mechanisms above
-// add to the same buffer.
+// add to the same buffer. Only the closed form needs it: the scheduled replay of a skeleton holds
+// the zero-byte rows and the reorder itself.
 Bytes unpackedLogitsFloor(const ModelShape& model, const ContextPrice& price,
                           const ResolvedOptions& opt, const VulkanLayout& layout, size_t d,
                           Bytes extra) {
@@ -182,12 +183,10 @@ bool vulkanPriced(const ResolvedOptions& opt, const MemoryBudget& budget) {
 namespace {
 
 // The closed form: the CPU backend's packing assign() priced, with ggml-vulkan's mechanisms added
-// as estimates (architectures without a skeleton, and a floor where the replay is not trusted).
-// `logits_floor`, when given (one entry per device), receives each device's unpackedLogitsFloor
-// with its margin (0 where there is none).
+// as estimates (architectures without a skeleton).
 void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice& price,
                      const ResolvedOptions& opt, const PlacementChoice& choice,
-                     const VulkanLayout& layout, std::vector<Bytes>* logits_floor = nullptr) {
+                     const VulkanLayout& layout) {
     const Bytes ub = price.geometry.n_ubatch;
     const bool op_offload = ub >= kOpOffloadMinBatch;
     bool host_weights = false; // weights besides the input layer in host memory
@@ -248,12 +247,8 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
         } else {
             t.compute = satAdd(satAdd(t.compute, extra), kComputeMargin);
         }
-        if (const Bytes floor = unpackedLogitsFloor(model, price, opt, layout, d, extra);
-            floor > 0) {
+        if (const Bytes floor = unpackedLogitsFloor(model, price, opt, layout, d, extra); floor > 0)
             t.compute = std::max(t.compute, satAdd(floor, kComputeMargin));
-            if (logits_floor != nullptr && d < logits_floor->size())
-                (*logits_floor)[d] = satAdd(floor, kComputeMargin);
-        }
     }
 
     if (a.host.compute > 0) {
@@ -307,19 +302,12 @@ void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPri
         return;
     }
     // The replay follows the targeted release's ggml_vk_graph_optimize (v0.4.0 or v0.5.0,
-    // compute_graph.cpp vkGraphOptimize): within its goal on 62 of 64 buffers of either grid
-    // (docs/accuracy-vulkan.md, docs/accuracy-vulkan-v0.5.0.md). What it does not replay is
-    // v0.5.0's logits off the packed layout on a device holding the output and a block with
-    // recurrent state (unpackedLogitsFloor: Falcon-H1 at -ub 2048 measured 344,113,168 B against
-    // the replay's 276,955,136): that bound stays a floor under those devices' buffers.
-    std::vector<Bytes> floor(a.devices.size(), 0);
-    if (llamaProfile(opt.llama_version).vulkan_logits_above_layer_peak_with_recurrent_state) {
-        Assignment closed = a;
-        priceClosedForm(closed, model, price, opt, choice, layout, &floor);
-    }
+    // compute_graph.cpp vkGraphOptimize) over the graph llama.cpp builds, its cache views and
+    // build_rs's zero-byte extra-state rows included (docs/accuracy-vulkan.md,
+    // docs/accuracy-vulkan-v0.5.0.md), so the logits land where ggml-alloc puts them: no floor.
     for (size_t d = 0; d < a.devices.size(); ++d)
         if (a.devices[d].compute > 0 || (*sched)[d].bytes > 0)
-            a.devices[d].compute = std::max(satAdd((*sched)[d].bytes, kReplayMargin), floor[d]);
+            a.devices[d].compute = satAdd((*sched)[d].bytes, kReplayMargin);
     const graph::BackendCompute& host = sched->back();
     a.host.compute = satAdd(host.bytes, satMul(static_cast<Bytes>(host.chunks), kPinnedPad));
     if (a.host.output > 0) a.host.output = satAdd(a.host.output, kPinnedPad);

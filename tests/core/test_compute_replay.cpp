@@ -156,12 +156,62 @@ ModelShape gemma3n() {
     return m;
 }
 
+// Falcon-H1-0.5B (the Vulkan grid's replica, tests/validation/models.js: 36 layers, each with
+// attention (8 heads, 2 KV heads of 64) and a Mamba-2 mixer in parallel, n_embd 1024, n_ff 2048,
+// vocab 32784, d_conv 4, d_inner 1536, d_state 128, one group, 24 heads): recurrent_r =
+// 3 x (1536 + 2 x 128) = 5376, recurrent_s = 128 x 1536 = 196608.
+ModelShape falconH1() {
+    ModelShape m;
+    m.architecture = "falcon-h1";
+    m.n_embd = 1024;
+    m.n_vocab = 32784;
+    m.n_ff = 2048;
+    m.ssm = {4, 1536, 128, 1, 24};
+    for (int i = 0; i < 36; ++i) {
+        LayerShape l;
+        l.n_head = 8;
+        l.n_head_kv = 2;
+        l.n_embd_k_gqa = l.n_embd_v_gqa = 128;
+        l.recurrent_r = 5376;
+        l.recurrent_s = 196608;
+        l.attn_bytes = l.ffn_bytes = 1;
+        m.layers.push_back(l);
+    }
+    return m;
+}
+
+// LFM2-1.2B (models.js: 16 layers, attention at 2, 5, 8, 10, 12 and 14 (32 heads, 8 KV heads of
+// 64), short convolutions elsewhere (L_cache 3: recurrent_r = 2 x 2048), n_ff 8192, vocab 65536).
+ModelShape lfm2() {
+    ModelShape m;
+    m.architecture = "lfm2";
+    m.n_embd = 2048;
+    m.n_vocab = 65536;
+    m.n_ff = 8192;
+    for (int i = 0; i < 16; ++i) {
+        LayerShape l;
+        l.n_head = 32;
+        if (i == 2 || i == 5 || i == 8 || i == 10 || i == 12 || i == 14) {
+            l.n_head_kv = 8;
+            l.n_embd_k_gqa = l.n_embd_v_gqa = 512;
+        } else {
+            l.attention = AttentionKind::Recurrent;
+            l.recurrent_r = 4096;
+        }
+        l.attn_bytes = l.ffn_bytes = 1;
+        m.layers.push_back(l);
+    }
+    return m;
+}
+
 ModelShape shapeNamed(const QString& name) {
     if (name == "mamba2") return mamba2();
     if (name == "deepseek2") return deepseekV2Lite();
     if (name == "jamba") return jamba();
     if (name == "qwen3next") return qwen3next();
     if (name == "gemma3n") return gemma3n();
+    if (name == "falcon-h1") return falconH1();
+    if (name == "lfm2") return lfm2();
     return llama31();
 }
 
@@ -441,6 +491,60 @@ private slots:
         QCOMPARE(r->size(), size_t{1});
         QCOMPARE(r->front().bytes, *replayedCompute(m, p));
         QCOMPARE(r->front().bytes, Bytes{205602848});
+    }
+
+    // One lavapipe device holding every block and the output (-ngl 99), the CPU last: ggml-vulkan's
+    // buffer type (16-byte alignment on lavapipe, 1 GiB chunks with the storage range raised) and
+    // the pinned host buffer; weighted norms pinned to their block (full offload).
+    static graph::SchedPlacement onLavapipe(const ModelShape& m, VulkanReorder reorder) {
+        graph::SchedPlacement p;
+        p.buffers = {graph::BufferType{16, Bytes{1} << 30}, graph::BufferType{32, 0}};
+        p.layer_backend.assign(m.layers.size(), 0);
+        p.expert_backend = p.layer_backend;
+        p.dense_bytes.assign(m.layers.size() + 1, 0);
+        p.expert_bytes.assign(m.layers.size() + 1, 0);
+        p.pin_norms = true;
+        p.vulkan_reorder = reorder;
+        return p;
+    }
+
+    void theDeviceBufferIsWhatEachReleasesReorderLeavesToGgmlAlloc_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("ctx");
+        QTest::addColumn<int>("ub");
+        QTest::addColumn<int>("reorder");
+        QTest::addColumn<qulonglong>("measured");
+        // Vulkan0's compute buffer on lavapipe, flash attention, f16 cache, one sequence
+        // (tests/validation/vulkan, buffer_shim.c, exact bytes). Falcon-H1 at -ub 2048: build_rs's
+        // zero-row extra states, freed as zero-size blocks, keep ggml-alloc from merging the
+        // space below the logits in the order v0.5.0's ggml_vk_graph_optimize leaves, not in
+        // v0.4.0's or without the reorder (GGML_VK_DISABLE_GRAPH_OPTIMIZE=1). LFM2 at -ub 512:
+        // the first residual add runs in place on the device's copy of the embeddings
+        // (ggml_dup_tensor_layout keeps its layout).
+        QTest::newRow("falcon-h1 v0.5.0")
+            << "falcon-h1" << 8192 << 2048 << int(VulkanReorder::V0_5_0) << 344113168ull;
+        QTest::newRow("falcon-h1 v0.4.0")
+            << "falcon-h1" << 8192 << 2048 << int(VulkanReorder::V0_4_0) << 285343744ull;
+        QTest::newRow("falcon-h1 unordered")
+            << "falcon-h1" << 8192 << 2048 << int(VulkanReorder::Off) << 276955136ull;
+        QTest::newRow("lfm2 v0.5.0")
+            << "lfm2" << 4096 << 512 << int(VulkanReorder::V0_5_0) << 146829328ull;
+    }
+
+    void theDeviceBufferIsWhatEachReleasesReorderLeavesToGgmlAlloc() {
+        QFETCH(QString, model);
+        QFETCH(int, ctx);
+        QFETCH(int, ub);
+        QFETCH(int, reorder);
+        QFETCH(qulonglong, measured);
+        const ModelShape m = shapeNamed(model);
+        ComputeGraphParams p;
+        p.n_ubatch = p.n_outputs = static_cast<std::uint32_t>(ub);
+        p.n_kv = p.n_kv_swa = static_cast<std::uint32_t>(ctx);
+        const auto r = scheduledCompute(m, p, onLavapipe(m, static_cast<VulkanReorder>(reorder)));
+        QVERIFY(r.has_value());
+        QCOMPARE(r->size(), size_t{2});
+        QCOMPARE(r->front().bytes, Bytes{measured});
     }
 
     void theNewSkeletonsNeedTheirShapesSizes() {

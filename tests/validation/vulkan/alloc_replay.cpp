@@ -47,6 +47,7 @@ struct Sim {
     std::string free_at_last[kBuffers];
     int cur = 0;
     int last = 0;
+    FILE* trace = nullptr;
 
     void snap(int b) {
         if (A[b].max_size <= peak[b]) return;
@@ -79,7 +80,8 @@ struct Sim {
         if (can_inplace(node->op))
             for (int i = 0; i < GGML_MAX_SRC; ++i) {
                 ggml_tensor* p = node->src[i];
-                if (!p || external(p)) continue;
+                // ggml_gallocr_is_own: only a tensor ggml-alloc allocated itself, never a view.
+                if (!p || external(p) || !h[p].allocated) continue;
                 if (p->flags & GGML_TENSOR_FLAG_OUTPUT ||
                     (p->view_src && p->view_src->flags & GGML_TENSOR_FLAG_OUTPUT))
                     continue;
@@ -94,6 +96,7 @@ struct Sim {
                 }
                 hn.off = h[root].off;
                 hn.buf = h[root].buf;
+                if (trace) fprintf(trace, "I %d b%d %s %zu @%zu\n", idx.count(node) ? idx[node] : -1, hn.buf, OD(node), NB(node), hn.off);
                 ph.allocated = false;
                 const int pb = hn.buf;
                 const size_t ps = A[pb].al(NB(root)), ns = A[pb].al(NB(node));
@@ -112,6 +115,7 @@ struct Sim {
         }
         hn.buf = b;
         hn.off = A[b].alloc(NB(node));
+        if (trace) fprintf(trace, "A %d b%d %s %zu @%zu max%zu\n", idx.count(node) ? idx[node] : -1, b, OD(node), NB(node), hn.off, A[b].max_size);
         live[b][node] = NB(node);
         snap(b);
     }
@@ -119,6 +123,7 @@ struct Sim {
     void free_node(ggml_tensor* n) {
         if (n->flags & GGML_TENSOR_FLAG_OUTPUT) return;
         HN& hn = h[n];
+        if (trace) fprintf(trace, "F %d b%d %s %zu @%zu\n", idx.count(n) ? idx[n] : -1, hn.buf, OD(n), NB(n), hn.off);
         A[hn.buf].free_(hn.off, NB(n));
         hn.allocated = false;
         live[hn.buf].erase(n);
@@ -210,7 +215,12 @@ extern "C" bool ggml_gallocr_reserve_n(ggml_gallocr_t galloc, struct ggml_cgraph
         Sim s;
         if (const char* a = getenv("HEADROOM_REPLAY_ALIGN0"))
             s.A[0].align = strtoul(a, nullptr, 10);
+        if (const char* tp = getenv("HEADROOM_REPLAY_TRACE")) {
+            s.trace = fopen(tp, "a");
+            if (s.trace) fprintf(s.trace, "GRAPH %d\n", g->n_nodes);
+        }
         s.run(g, nbid, lbid);
+        if (s.trace) fclose(s.trace);
         const char* path = getenv("HEADROOM_REPLAY_LOG");
         FILE* f = fopen(path ? path : "/dev/stderr", "a");
         if (f) {
