@@ -1070,6 +1070,16 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         const std::int64_t el = weightElements(t, n, p.n_expert);
         if (el == 0) return smallWeightBytes(n);
         const size_t i = slot(n);
+        if (i < p.matrices.size() && n.src[1] != kNone) {
+            // The largest of the block's weights with this product's widths: never low where
+            // two of them share a shape but not a type.
+            const std::int64_t in = t[n.src[1]].ne[0];
+            Bytes own = 0;
+            for (const SchedPlacement::Matrix& w : p.matrices[i])
+                if (w.in == in && w.out == n.ne[0] && w.experts == isExpert(n))
+                    own = std::max(own, w.bytes);
+            if (own > 0) return own;
+        }
         const auto& total = isExpert(n) ? p.expert_bytes : p.dense_bytes;
         const auto& small = isExpert(n) ? expert_small : dense_small;
         const auto& sum = isExpert(n) ? expert_el : dense_el;

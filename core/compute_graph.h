@@ -202,6 +202,16 @@ struct SchedPlacement {
     // Weight bytes per block (index n_layer: the output head), to size a weight's copy when an
     // op runs on another backend: dense (attention, FFN, SSM) and routed experts.
     std::vector<Bytes> dense_bytes, expert_bytes;
+    // Per block, its weights of two or more dimensions by input and output width, with their
+    // bytes (ModelShape's LayerShape::matrices): a matrix product's copy takes its weight's own
+    // bytes when one matches, the share of the block's bytes by elements otherwise.
+    struct Matrix {
+        std::int64_t in = 0;
+        std::int64_t out = 0;
+        Bytes bytes = 0;
+        bool experts = false; // read by MUL_MAT_ID
+    };
+    std::vector<std::vector<Matrix>> matrices;
     std::int64_t n_expert = 0;
     bool op_offload = true;
     std::int64_t offload_min_batch = 32; // ggml-vulkan op_offload_min_batch_size

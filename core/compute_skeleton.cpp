@@ -1542,6 +1542,12 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
         key = mix(key, b);
     for (const Bytes b : placement.expert_bytes)
         key = mix(key, b);
+    for (const auto& block : placement.matrices)
+        for (const graph::SchedPlacement::Matrix& w : block)
+            key = mix(mix(mix(mix(key, static_cast<std::uint64_t>(w.in)),
+                              static_cast<std::uint64_t>(w.out)),
+                          w.bytes),
+                      std::uint64_t{w.experts});
     for (const std::uint64_t v :
          {static_cast<std::uint64_t>(static_cast<unsigned>(placement.output_backend + 1)),
           static_cast<std::uint64_t>(placement.n_expert), std::uint64_t{placement.op_offload},

@@ -66,7 +66,17 @@ struct LayerShape {
     Bytes attn_bytes = 0;    // attention / SSM projections and norms
     Bytes ffn_bytes = 0;     // dense FFN, or the shared expert(s) of a MoE block
     Bytes experts_bytes = 0; // routed experts (ffn_*_exps) of this block, all experts together
-    bool is_mtp = false;     // a next-token-prediction block (nextn): cached but weights skipped
+    // The block's weights of two or more dimensions as the file stores them (ne[0] the input
+    // width, ne[1] the output's, all experts of a routed one together), with their bytes: what a
+    // copy of each to another backend takes (op offload). Empty for a catalog shape.
+    struct Matrix {
+        std::uint64_t in = 0;
+        std::uint64_t out = 0;
+        Bytes bytes = 0;
+        bool experts = false; // routed experts (experts_bytes)
+    };
+    std::vector<Matrix> matrices;
+    bool is_mtp = false; // a next-token-prediction block (nextn): cached but weights skipped
     // False for an MTP block whose KV llama.cpp leaves out of the main context's cache (the
     // hybrid Qwen3-Next family filters it; an MTP draft context allocates it when MTP is on).
     // True for every other block (GLM-4.5's main cache does cover its nextn block).

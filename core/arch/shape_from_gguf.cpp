@@ -1179,6 +1179,9 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
         if (auto blk = blockOf(t.name)) {
             if (blk->first < shape.nLayer()) {
                 LayerShape& l = shape.layers[blk->first];
+                if (t.dims.size() >= 2)
+                    l.matrices.push_back(
+                        {t.dims[0], t.dims[1], t.bytes, isRoutedExpertTensor(blk->second)});
                 if (isRoutedExpertTensor(blk->second))
                     l.experts_bytes = satAdd(l.experts_bytes, t.bytes);
                 else if (isFfnTensor(blk->second))

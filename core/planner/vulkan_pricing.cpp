@@ -115,6 +115,12 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
         const LayerShape& l = model.layers[il];
         p.dense_bytes[il] = satAdd(l.attn_bytes, l.ffn_bytes);
         p.expert_bytes[il] = l.experts_bytes;
+        if (!l.matrices.empty()) {
+            p.matrices.resize(n_layer);
+            for (const LayerShape::Matrix& w : l.matrices)
+                p.matrices[il].push_back({static_cast<std::int64_t>(w.in),
+                                          static_cast<std::int64_t>(w.out), w.bytes, w.experts});
+        }
     }
     p.dense_bytes[n_layer] = model.output_bytes;
     p.output_backend = layout.out_dev < 0 ? cpu : layout.out_dev;

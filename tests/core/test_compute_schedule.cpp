@@ -189,6 +189,48 @@ private slots:
         QCOMPARE(r[1].bytes, host);
     }
 
+    void anOffloadedWeightsCopyTakesItsOwnBytesWhenTheBlockListsIt_data() {
+        QTest::addColumn<bool>("listed");
+        QTest::addColumn<Bytes>("device");
+        // The op offload case above, block 0 holding 40 KiB of weights of which the 64 x 64
+        // matrix h0 reads is 16 KiB (f32); the rest no op of this graph reads. Without the file's
+        // tensors the copy takes the block's bytes shared by elements, all 40 KiB: the weight's
+        // copy [0,40960), the rows' [40960,57344), h0 [57344,73728), 73728 B.
+        QTest::newRow("share of the block") << false << Bytes{73728};
+        // With the block's matrices listed the copy takes 16 KiB: [0,16384), the rows'
+        // [16384,32768), h0 [32768,49152); h1 then [0,16384) and the logits [16384,49152), the
+        // high-water mark 49152 B.
+        QTest::newRow("the file's own matrix") << true << Bytes{49152};
+    }
+    void anOffloadedWeightsCopyTakesItsOwnBytesWhenTheBlockListsIt() {
+        QFETCH(bool, listed);
+        QFETCH(Bytes, device);
+        Graph g;
+        const Id w = g.weight();
+        const Id tokens = g.input(Elem::I32, 64);
+        const Id rows = g.op(Op::GetRows, Elem::F32, {64, 64, 1, 1}, {w, tokens});
+        g.setLayer(0);
+        const Id h0 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, rows});
+        g.setLayer(1);
+        const Id h1 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, h0});
+        g.setLayer(2);
+        const Id logits = g.op(Op::MulMat, Elem::F32, {128, 64, 1, 1}, {w, h1});
+        g.setOutput(logits);
+        g.expand(logits);
+
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {1, 0};
+        p.expert_backend = {1, 0};
+        p.output_backend = 0;
+        p.dense_bytes = {40960, 8192, 16384};
+        p.expert_bytes = {0, 0, 0};
+        if (listed) p.matrices = {{{64, 64, 16384, false}}, {}};
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r.size(), size_t{2});
+        QCOMPARE(r[0].bytes, device);
+    }
+
     void aBlocksNormRunsOnItsOwnDeviceWhenPinned_data() {
         QTest::addColumn<bool>("pin");
         QTest::addColumn<Bytes>("dev0");

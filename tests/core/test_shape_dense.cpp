@@ -134,6 +134,23 @@ private slots:
         // experts: up 256-wide rows: 512 x 4 rows x 144 B = 294912; down 512-wide rows
         //   (2 blocks = 288 B) x 256 x 4 = 294912 -> 589824.
         QCOMPARE(s.layers[1].experts_bytes, Bytes{589824});
+        // The block's weights of two or more dimensions, each with its own bytes (what a copy of
+        // it to a device takes): attn_q 256 -> 256 (36864), the router 256 -> 4 (4096), the up
+        // and down experts (294912 each, routed).
+        const auto& w = s.layers[0].matrices;
+        QCOMPARE(w.size(), size_t{4});
+        QCOMPARE(w[0].in, std::uint64_t{256});
+        QCOMPARE(w[0].out, std::uint64_t{256});
+        QCOMPARE(w[0].bytes, Bytes{36864});
+        QVERIFY(!w[0].experts);
+        QCOMPARE(w[1].out, std::uint64_t{4});
+        QCOMPARE(w[1].bytes, Bytes{4096});
+        QCOMPARE(w[2].in, std::uint64_t{256});
+        QCOMPARE(w[2].out, std::uint64_t{512});
+        QCOMPARE(w[2].bytes, Bytes{294912});
+        QVERIFY(w[2].experts);
+        QCOMPARE(w[3].in, std::uint64_t{512});
+        QVERIFY(w[3].experts);
         // token_embd: 1024 rows x 144 B = 147456.
         QCOMPARE(s.token_embd_bytes, Bytes{147456});
         // output: norm 1024 B + the tied second copy of token_embd 147456 = 148480.
