@@ -11,7 +11,9 @@
 // Environment: HEADROOM_REPLAY_LOG=FILE (default stderr); HEADROOM_REPLAY_DUMP=FILE writes each
 // graph with more than 100 nodes, one line per leaf/node, with its buffer id;
 // HEADROOM_REPLAY_ALIGN0 sets buffer 0's alignment (default 32; lavapipe's
-// minStorageBufferOffsetAlignment is 16).
+// minStorageBufferOffsetAlignment is 16); HEADROOM_REPLAY_TRACE=FILE writes every allocation,
+// in-place reuse and free ("A|I|F node bBUFFER OP bytes @offset"), to compare allocation by
+// allocation with core/compute_graph.cpp's replay.
 #define _GNU_SOURCE 1
 #include "ggml-alloc.h"
 #include "ggml-backend.h"
@@ -96,7 +98,9 @@ struct Sim {
                 }
                 hn.off = h[root].off;
                 hn.buf = h[root].buf;
-                if (trace) fprintf(trace, "I %d b%d %s %zu @%zu\n", idx.count(node) ? idx[node] : -1, hn.buf, OD(node), NB(node), hn.off);
+                if (trace)
+                    fprintf(trace, "I %d b%d %s %zu @%zu\n", idx.count(node) ? idx[node] : -1,
+                            hn.buf, OD(node), NB(node), hn.off);
                 ph.allocated = false;
                 const int pb = hn.buf;
                 const size_t ps = A[pb].al(NB(root)), ns = A[pb].al(NB(node));
@@ -115,7 +119,9 @@ struct Sim {
         }
         hn.buf = b;
         hn.off = A[b].alloc(NB(node));
-        if (trace) fprintf(trace, "A %d b%d %s %zu @%zu max%zu\n", idx.count(node) ? idx[node] : -1, b, OD(node), NB(node), hn.off, A[b].max_size);
+        if (trace)
+            fprintf(trace, "A %d b%d %s %zu @%zu max%zu\n", idx.count(node) ? idx[node] : -1, b,
+                    OD(node), NB(node), hn.off, A[b].max_size);
         live[b][node] = NB(node);
         snap(b);
     }
@@ -123,7 +129,9 @@ struct Sim {
     void free_node(ggml_tensor* n) {
         if (n->flags & GGML_TENSOR_FLAG_OUTPUT) return;
         HN& hn = h[n];
-        if (trace) fprintf(trace, "F %d b%d %s %zu @%zu\n", idx.count(n) ? idx[n] : -1, hn.buf, OD(n), NB(n), hn.off);
+        if (trace)
+            fprintf(trace, "F %d b%d %s %zu @%zu\n", idx.count(n) ? idx[n] : -1, hn.buf, OD(n),
+                    NB(n), hn.off);
         A[hn.buf].free_(hn.off, NB(n));
         hn.allocated = false;
         live[hn.buf].erase(n);
