@@ -13,7 +13,11 @@
 // (src/llama-graph.cpp build_attn: Q, V, K expanded in that order, llama_mul_mat_hadamard with a
 // quantized cache) and build_rs gathers states the same way; the other builders were not
 // re-profiled node by node on v0.5.0, but every family's replay equals the buffers the v0.5.0
-// suite measured (docs/accuracy-v0.5.0.md).
+// suite measured (docs/accuracy-v0.5.0.md). A skeleton holds every node llama.cpp's graph has,
+// those outside the compute buffer too (the caches' views and permutes, set_rows, build_rs's
+// reshape, in-place clear and copies into views): ggml-alloc ignores them, but
+// ggml_vk_graph_optimize counts them in its windows, so the Vulkan replay needs them (equal node
+// for node to the scheduler's graphs on the Vulkan grid, tests/validation/vulkan/alloc_replay.cpp).
 #pragma once
 
 #include "compute_graph.h"
