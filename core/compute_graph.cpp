@@ -718,10 +718,18 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
     std::vector<Op> op_at(nodes.size());
     std::vector<std::uint8_t> empty_at(nodes.size());
     std::vector<Id> base_at(nodes.size());
+    // How many of its source slots each node uses (the last one set, plus one): the loops below
+    // stop there rather than run through all of GGML_MAX_SRC.
+    std::vector<std::uint8_t> srcs_at(nodes.size());
     for (int i = 0; i < n; ++i) {
-        op_at[U(i)] = t[nodes[U(i)]].op;
+        const Tensor& x = t[nodes[U(i)]];
+        op_at[U(i)] = x.op;
         empty_at[U(i)] = isEmpty(nodes[U(i)]) ? 1 : 0;
         base_at[U(i)] = base(nodes[U(i)]);
+        std::uint8_t k = static_cast<std::uint8_t>(x.src.size());
+        while (k > 0 && x.src[k - 1] == kNone)
+            --k;
+        srcs_at[U(i)] = k;
     }
     auto op = [&](int i) { return op_at[U(i)]; };
     // Whether the node at position j reads the one at position c (ggml-vulkan.cpp
@@ -733,7 +741,8 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
         const Tensor& td = t[dst];
         const Tensor& ts = t[src];
         const bool either_empty = empty_at[U(j)] != 0 || empty_at[U(c)] != 0;
-        for (size_t s = 0; s < td.src.size(); ++s) {
+        const size_t n_src = either_empty ? srcs_at[U(j)] : std::max(srcs_at[U(j)], srcs_at[U(c)]);
+        for (size_t s = 0; s < n_src; ++s) {
             const Id ds = td.src[s];
             if (ds == src) return true;
             if (either_empty) continue;
