@@ -210,6 +210,7 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     p.token_embd = satAdd(model.token_embd_bytes, model.per_layer_embd_bytes);
     p.output_weights = model.output_bytes;
     p.other_weights = model.other_bytes;
+    p.first_block_weights = std::min(model.first_block_bytes, model.other_bytes);
 
     // Output buffer: llama_context::output_reserve(n_seq_max) at context creation holds
     // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off), in either program.

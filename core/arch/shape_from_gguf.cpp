@@ -1179,6 +1179,12 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
         if (auto blk = blockOf(t.name)) {
             if (blk->first < shape.nLayer()) {
                 LayerShape& l = shape.layers[blk->first];
+                if (blk->second == "ssm_a") {
+                    // LLM_TENSOR_SSM_A ("blk.%d.ssm_a", no suffix): Mamba-1's is
+                    // [d_state, d_inner], Mamba-2's [1, n_head].
+                    l.ssm_a_bytes = satAdd(l.ssm_a_bytes, t.bytes);
+                    shape.ssm.mamba1_scan = !t.dims.empty() && t.dims[0] > 1;
+                }
                 if (isRoutedExpertTensor(blk->second))
                     l.experts_bytes = satAdd(l.experts_bytes, t.bytes);
                 else if (isFfnTensor(blk->second))
@@ -1201,6 +1207,8 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
             shape.output_bytes = satAdd(shape.output_bytes, t.bytes);
         } else {
             shape.other_bytes = satAdd(shape.other_bytes, t.bytes);
+            if (t.name == "per_layer_model_proj.weight" || t.name == "per_layer_proj_norm.weight")
+                shape.first_block_bytes = satAdd(shape.first_block_bytes, t.bytes);
             if (t.name == "rope_freqs.weight" || t.name == "rope_factors_long.weight" ||
                 t.name == "rope_factors_short.weight")
                 shape.rope_factors_bytes = std::max(shape.rope_factors_bytes, t.bytes);

@@ -212,9 +212,19 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     const Bytes output_weights = (out_dev < 0 && model.output_tied_to_embd)
                                      ? satSub(price.output_weights, model.token_embd_bytes)
                                      : price.output_weights;
-    out.weights = satAdd(out.weights, satAdd(output_weights, price.other_weights));
+    const Bytes with_output = satSub(price.other_weights, price.first_block_weights);
+    out.weights = satAdd(out.weights, satAdd(output_weights, with_output));
     if (out_dev < 0 && n_dev > 0)
-        a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, price.other_weights));
+        a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, with_output));
+    // Tensors llama.cpp creates with block 0's number (ModelShape::first_block_bytes) go where
+    // block 0's do.
+    if (price.first_block_weights > 0) {
+        const int first_dev = layer_dev.empty() ? out_dev : layer_dev[0];
+        Terms& first = first_dev >= 0 ? a.devices[first_dev] : a.host;
+        first.weights = satAdd(first.weights, price.first_block_weights);
+        if (first_dev < 0 && n_dev > 0)
+            a.spill_bytes = satAdd(a.spill_bytes, price.first_block_weights);
+    }
     // The input layer (token embeddings) always stays on the CPU (llama_model::load_tensors:
     // dev_input = cpu_dev).
     a.host.weights = satAdd(a.host.weights, price.token_embd);

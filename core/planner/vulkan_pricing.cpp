@@ -116,6 +116,7 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
         p.dense_bytes[il] = satAdd(l.attn_bytes, l.ffn_bytes);
         p.expert_bytes[il] = l.experts_bytes;
     }
+    if (n_layer > 0) p.dense_bytes[0] = satAdd(p.dense_bytes[0], model.first_block_bytes);
     p.dense_bytes[n_layer] = model.output_bytes;
     p.output_backend = layout.out_dev < 0 ? cpu : layout.out_dev;
     p.n_expert = model.moe.n_expert;
@@ -296,11 +297,34 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
     if (a.host.output > 0) a.host.output = satAdd(a.host.output, kPinnedPad);
 }
 
+// Whether ggml-vulkan runs the model's ggml_ssm_scan (ggml-vulkan.cpp
+// ggml_backend_vk_device_supports_op, GGML_OP_SSM_SCAN, the same in v0.4.0): Mamba-2's layout only
+// (ssm_a's row stride one float), d_state 128 or 256, a head size that is a multiple of 16.
+// llama_model_loader's weight_buft_supported asks that of a scan built on ssm_a
+// (src/llama-model-loader.cpp), and select_weight_buft then takes the next buffer type in the
+// block's list: ssm_a of a scan the device cannot run is loaded into host memory.
+bool vulkanRunsScan(const SsmShape& ssm) {
+    if (ssm.mamba1_scan) return false;
+    if (ssm.d_state != 128 && ssm.d_state != 256) return false;
+    return ssm.dt_rank > 0 && (ssm.d_inner / ssm.dt_rank) % 16 == 0;
+}
+
 } // namespace
 
 void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
                         const ResolvedOptions& opt, const PlacementChoice& choice,
                         const VulkanLayout& layout) {
+    // Jamba's Mamba-1 blocks (measured on lavapipe at -ngl 3: 512 KiB of ssm_a per offloaded
+    // block in the CPU buffer).
+    if (!vulkanRunsScan(model.ssm))
+        for (size_t il = 0; il < model.layers.size() && il < layout.layer_dev.size(); ++il) {
+            const int d = layout.layer_dev[il];
+            const Bytes moved = model.layers[il].ssm_a_bytes;
+            if (d < 0 || static_cast<size_t>(d) >= a.devices.size() || moved == 0) continue;
+            a.devices[static_cast<size_t>(d)].weights =
+                satSub(a.devices[static_cast<size_t>(d)].weights, moved);
+            a.host.weights = satAdd(a.host.weights, moved);
+        }
     const auto sched = scheduled(model, price, opt, choice, layout, a.devices.size());
     if (!sched) {
         priceClosedForm(a, model, price, opt, choice, layout);

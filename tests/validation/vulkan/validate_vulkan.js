@@ -62,10 +62,15 @@ const CASES = [
   { model: 'llama-4-scout', ngl: 2, settings: [base] },
   { model: 'ernie-4.5-21b-a3b', ngl: 2, settings: [base] },
   { model: 'nemotron-nano-9b-v2', ngl: 3, settings: [base] },
-  // Not yet on this grid, each with a known gap (issue 10): jamba -ngl 2 (device weights 512 KiB
-  // over; its compute, replayed through the scheduler, is within 0.31 %), gemma-3n-e2b (device
-  // weights 2.3 % over: the per-layer embedding parts) and qwen3-next-80b-a3b (compute high: its
-  // skeleton does not tag blocks for the scheduler replay yet).
+  // The three hybrid families last: Jamba (Mamba-1 blocks, whose ssm_a ggml-vulkan cannot scan, so
+  // it stays on the CPU) with the offloaded MoE block's experts on the CPU, Gemma 3n (per-layer
+  // embedding parts on block 0's and the output layer's devices) and Qwen3-Next (gated delta-net
+  // and attention blocks, experts on the CPU).
+  { model: 'jamba-v0.1', ngl: 3, ncmoe: 32, settings: [base] },
+  { model: 'gemma-3n-e2b', ngl: 3, settings: [base] },
+  { model: 'qwen3-next-80b-a3b', ngl: 3, ncmoe: 48, settings: [base] },
+  // A tensor override (-ot, common/arg.cpp): the routed experts of both offloaded blocks on the CPU.
+  { model: 'qwen3-30b-a3b', ngl: 3, ot: 'blk\\.4[67]\\.ffn_(up|down|gate)_exps\\.weight=CPU', settings: [base] },
 ];
 
 // llama.cpp's buffer log lines, by what they hold.
@@ -125,7 +130,7 @@ function measureCase(c) {
     ...process.env, LD_PRELOAD: shims, HEADROOM_BUFFER_LOG: bufLog,
     HEADROOM_VK_STORAGE_RANGE: '4294967295', GGML_VK_VISIBLE_DEVICES: c.devices || '0',
   };
-  const r = spawnSync(vkLoad, [backendDir, gguf, String(c.ngl), String(c.ncmoe || 0), c.ts || '-', ...c.settings],
+  const r = spawnSync(vkLoad, [backendDir, gguf, String(c.ngl), String(c.ncmoe || 0), c.ts || '-', c.ot || '-', ...c.settings],
     { env, encoding: 'utf8', timeout: 240000, maxBuffer: 64 << 20 });
   if (r.status !== 0) return { error: `vk_load exit ${r.status} ${r.signal || ''}: ${(r.stderr || '').slice(-400)}` };
   const logText = fs.readFileSync(bufLog, 'utf8');
@@ -163,6 +168,7 @@ function planFor(c, s, nDev) {
   if (unified === '1') args.push('--kv-unified');
   if (c.ncmoe) args.push('--n-cpu-moe', String(c.ncmoe));
   if (c.ts) args.push('-ts', c.ts);
+  if (c.ot) args.push('-ot', c.ot);
   const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   try { return { plan: JSON.parse(r.stdout), args }; } catch (e) { return { error: `plan exit ${r.status}: ${(r.stderr || '').slice(0, 300)}`, args }; }
 }
@@ -186,7 +192,7 @@ for (const [ci, c] of CASES.entries()) {
     writeGguf(path.join(workDir, `${c.model}.gguf`), { kv: m.kv }, tensors);
     written.add(c.model);
   }
-  const label = `${c.model} -ngl ${c.ngl}${c.ncmoe ? ` --n-cpu-moe ${c.ncmoe}` : ''}${c.ts ? ` -ts ${c.ts}` : ''}`;
+  const label = `${c.model} -ngl ${c.ngl}${c.ncmoe ? ` --n-cpu-moe ${c.ncmoe}` : ''}${c.ts ? ` -ts ${c.ts}` : ''}${c.ot ? ` -ot ${c.ot}` : ''}`;
   process.stderr.write(`measuring ${label} (${c.settings.length} contexts)\n`);
   const t0 = Date.now();
   const meas = measureCase(c);
@@ -222,7 +228,7 @@ for (const [ci, c] of CASES.entries()) {
           computeCases++;
           ok = Math.abs(pv - qv) <= Math.max(COMPUTE_TOL * qv, COMPUTE_ABS);
           if (ok) computeOk++;
-        } else if (t === 'weights' && w === 'host' && (c.ngl < 99 || c.ncmoe)) {
+        } else if (t === 'weights' && w === 'host' && (c.ngl < 99 || c.ncmoe || c.ot)) {
           // The CPU_Mapped buffer is the mapped file range from the first to the last host tensor
           // (llama_model::load_tensors maps one range per file): address space spanning the device
           // layers between them, not resident memory. Headroom prices the host tensors' bytes.
