@@ -625,8 +625,9 @@ public:
                                 {conv, g.permute(qkv, 1, 0, 2, 3)});
         const Id last = g.view(conv_in, {d_conv - 1, ch, n_seqs, 1}, g.at(conv_in).nb);
         g.expand(g.externalNode(Op::Cpy, {last, W}));
-        Id state = stateRows(hv * hv * nv);
-        extraStates(hv * hv * nv);
+        // The delta-net state is the block's s_l, the conv state its r_l (build_rs on each).
+        Id state = stateRows(hv * hv * nv, true);
+        extraStates(hv * hv * nv, true);
         state = g.reshape(state, {hv, hv, nv, n_seqs});
 
         const Id conv_out = g.op(Op::SsmConv, Elem::F32, {ch, n_tok, n_seqs, 1}, {conv_in, W});
@@ -682,8 +683,10 @@ public:
     // its output rows (embeddings_nextn_masked off).
     Bytes qwen3next(const Family& f) {
         Id inpL = embeddings();
-        for (const LayerShape& l : m_.layers) {
+        for (size_t il = 0; il < m_.layers.size(); ++il) {
+            const LayerShape& l = m_.layers[il];
             if (l.is_mtp) continue;
+            g.setLayer(static_cast<std::int32_t>(il));
             const Id normed = norm(inpL, f);
             g.expand(normed);
             Id cur;
@@ -699,6 +702,7 @@ public:
                 l.experts_bytes > 0 ? moe(norm(residual, f), f) : ffn(norm(residual, f), m_.n_ff);
             inpL = g.add(ffn_out, residual);
         }
+        g.setLayer(static_cast<std::int32_t>(m_.layers.size())); // the output layer
         const Id h = norm(inpL, f);
         g.setOutput(h);
         const Id result_norm = g.getRows(h, outIds());
@@ -706,15 +710,24 @@ public:
         g.setOutput(result_norm);
         g.setOutput(out);
         g.expand(out);
-        return graph::replayPeak(g, kCpuAlignment);
+        return replay_cpu ? graph::replayPeak(g, kCpuAlignment) : 0;
     }
 
     // The shared-KV layers of Gemma 3n (llama_model_gemma3n::graph, the branch without
     // has_kv(il)): Q only, attention over the cache of an earlier layer of the same kind
     // (llm_graph_context::build_attn for llm_graph_input_attn_kv_iswa with k_cur = v_cur =
     // nullptr: no cache write, Q still rotated with a quantized cache).
-    Id queryOnlyAttention(const LayerShape& l, Id x, bool swa, std::int64_t hd) {
+    // `src` is the layer whose cache it reads (llama_model::create_memory's reuse callback for
+    // Gemma 3n: n_layer_kv_from_start - 2 for a sliding-window layer, - 1 otherwise): K and V are
+    // views of that layer's cache, on that layer's device.
+    Id queryOnlyAttention(const LayerShape& l, Id x, bool swa, std::int64_t hd, size_t src) {
         const std::int64_t n_head = l.n_head, ub = ub_;
+        const std::int32_t here = g.layer();
+        g.setLayer(static_cast<std::int32_t>(src));
+        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
+        const Id kc = kCache(m_.layers[src], n_kv);
+        const Id vc = vCache(m_.layers[src], n_kv);
+        g.setLayer(here);
         Id q = g.reshape(mm(n_head * hd, x), {hd, n_head, ub, 1});
         q = g.unary(Op::Rope, g.mul(g.rmsNorm(q), W), {positions(), ropeFactors()});
         const int k_rot = kRot(swa);
@@ -726,13 +739,12 @@ public:
         const Id mask = kqMask(swa);
         Id cur;
         if (p_.flash_attn) {
-            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd, n_head, ub, 1}, {qp, W, W, mask});
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd, n_head, ub, 1}, {qp, kc, vc, mask});
             cur = g.reshape(fa, {hd * n_head, ub, 1, 1});
         } else {
-            const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
-            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {W, qp});
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {kc, qp});
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
-            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd, ub, n_head, 1}, {W, sm});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd, ub, n_head, 1}, {vc, sm});
             cur = g.cont(g.permute(kqv, 0, 2, 1, 3), {hd * n_head, ub, 1, 1});
         }
         g.expand(cur);
@@ -793,16 +805,25 @@ public:
             (l.isSwa() ? hd_swa : hd_full) = hd;
             if (period == 0 && !l.isSwa()) period = il + 1;
         }
+        // The shared-KV layers read the cache of the last layer of their kind before them.
+        size_t kv_from_start = 0;
+        while (kv_from_start < m_.layers.size() && m_.layers[kv_from_start].hasKv())
+            ++kv_from_start;
         const Id embd = embeddings();
         const Id per_tokens = g.input(Elem::I32, ub);
         Id per_layer_tok = g.op(Op::GetRows, Elem::F32, {P * L, ub, 1, 1}, {W, per_tokens});
         per_layer_tok = g.scale(g.reshape(per_layer_tok, {P, L, ub, 1}));
         g.expand(per_layer_tok);
         Id inpL = g.scale(embd);
+        // per_layer_model_proj and per_layer_proj_norm are made with block 0's number
+        // (ModelShape::first_block_bytes), altup_proj and altup_unembd_proj are output-layer
+        // tensors (src/llama-arch.cpp LLM_TENSOR_LAYER_OUTPUT): their ops are tagged so.
+        g.setLayer(0);
         Id proj = g.scale(mm(P * L, inpL));
         proj = g.mul(g.rmsNorm(g.reshape(proj, {P, L, ub, 1})), W);
         proj = g.scale(g.add(proj, per_layer_tok));
         const Id per_layer = g.cont(g.permute(proj, 0, 2, 1, 3), {P, ub, L, 1});
+        g.setLayer(static_cast<std::int32_t>(L));
         {
             const Id target = magnitude(inpL);
             const Id rep = g.op(Op::Repeat, Elem::F32, {E, ub, A - 1, 1}, {inpL});
@@ -813,6 +834,7 @@ public:
         }
         for (std::int64_t il = 0; il < L; ++il) {
             const LayerShape& l = m_.layers[static_cast<size_t>(il)];
+            g.setLayer(static_cast<std::int32_t>(il));
             // altup_predict
             const Id coefs = g.reshape(mm(A * A, modalities(slice(inpL))), {A, A, ub, 1});
             const Id cur_perm = g.cont(g.permute(inpL, 1, 2, 0, 3), {A, E, ub, 1});
@@ -824,8 +846,10 @@ public:
             Id laurel = mm(E, mm(kLaurelRank, normed));
             laurel = g.add(g.mul(g.rmsNorm(laurel), W), normed);
             const bool swa = l.hasKv() ? l.isSwa() : period > 0 && il % period < period - 1;
+            const size_t back = swa ? 2 : 1;
+            const size_t src = kv_from_start >= back ? kv_from_start - back : 0;
             Id cur = l.hasKv() ? attention(l, normed, f)
-                               : queryOnlyAttention(l, normed, swa, swa ? hd_swa : hd_full);
+                               : queryOnlyAttention(l, normed, swa, swa ? hd_swa : hd_full, src);
             cur = g.mul(g.rmsNorm(mm(E, cur)), W);
             cur = g.add(cur, active);
             const Id attn_laurel = g.scale(g.add(cur, laurel));
@@ -853,6 +877,7 @@ public:
             const Id tmp = g.add(restSlices(corrected), first);
             inpL = g.op(Op::Concat, Elem::F32, {E, ub, A, 1}, {head, tmp});
         }
+        g.setLayer(static_cast<std::int32_t>(L)); // the output layer
         const Id target = magnitude(slice(inpL));
         Id unembd = g.op(Op::MulMat, Elem::F32, {E, ub, A - 1, 1}, {W, restSlices(inpL)});
         const Id new_mag = magnitude(unembd);
@@ -867,7 +892,7 @@ public:
         g.setOutput(result_norm);
         g.setOutput(out);
         g.expand(out);
-        return graph::replayPeak(g, kCpuAlignment);
+        return replay_cpu ? graph::replayPeak(g, kCpuAlignment) : 0;
     }
 
     Bytes mamba2Model() {
@@ -1458,10 +1483,7 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
                  const graph::SchedPlacement& placement) {
     Family f;
     const Kind kind = kindOf(model, f);
-    // Qwen3-Next and Gemma 3n skeletons do not tag their nodes with blocks (setLayer) yet: their
-    // device buffers keep the closed form with the CPU replay beside it (vulkan_pricing.cpp).
-    // Jamba's does (measured on lavapipe at -ngl 2: device compute within 0.31 %, host exact).
-    if (kind == Kind::None || kind == Kind::Qwen3Next || kind == Kind::Gemma3n) return std::nullopt;
+    if (kind == Kind::None) return std::nullopt;
     std::uint64_t key = mix(memoKey(model, params), static_cast<std::uint64_t>(params.type_k));
     key = mix(key, static_cast<std::uint64_t>(params.type_v));
     for (const graph::BufferType& b : placement.buffers)
@@ -1491,6 +1513,10 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
         b.mamba2Model();
     else if (kind == Kind::Jamba)
         b.jamba(f);
+    else if (kind == Kind::Qwen3Next)
+        b.qwen3next(f);
+    else if (kind == Kind::Gemma3n)
+        b.gemma3n(f);
     else if (f.nemotron_h)
         b.nemotronH(f);
     else if (f.falcon_h1)

@@ -1179,9 +1179,11 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
         if (auto blk = blockOf(t.name)) {
             if (blk->first < shape.nLayer()) {
                 LayerShape& l = shape.layers[blk->first];
-                if (blk->second == "ssm_a") {
-                    // LLM_TENSOR_SSM_A ("blk.%d.ssm_a", no suffix): Mamba-1's is
-                    // [d_state, d_inner], Mamba-2's [1, n_head].
+                if (blk->second == "ssm_a" && t.dims.size() >= 2) {
+                    // LLM_TENSOR_SSM_A ("blk.%d.ssm_a", no suffix), ggml_ssm_scan's weight:
+                    // Mamba-1's is [d_state, d_inner], Mamba-2's [1, n_head]. The 1-D ssm_a of
+                    // the delta-net families (LLM_TENSOR_SSM_A_NOSCAN, [n_head], read by a
+                    // GGML_OP_MUL) is not a scan's.
                     l.ssm_a_bytes = satAdd(l.ssm_a_bytes, t.bytes);
                     shape.ssm.mamba1_scan = !t.dims.empty() && t.dims[0] > 1;
                 }

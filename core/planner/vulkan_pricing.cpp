@@ -88,13 +88,18 @@ Bytes largestHostWeight(const ModelShape& model, const ContextPrice& price,
 // compute buffer type beside a Vulkan device is the first device's pinned host type
 // (llama_context ctor: the CPU backend takes a GPU device's host buffer type); every Vulkan
 // buffer type is packed in chunks of kChunk. nullopt where the graph has no skeleton or the
-// placement moves parts of blocks the scheduler replay does not tag (-ot moves, a host FFN).
+// placement moves parts of blocks the scheduler replay does not tag (-ot moves other than whole
+// expert banks, a host FFN).
 std::optional<std::vector<graph::BackendCompute>>
 scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
           const PlacementChoice& choice, const VulkanLayout& layout, size_t n_dev) {
     if (opt.backend_sampling || !hasComputeSkeleton(model)) return std::nullopt;
-    if (std::any_of(choice.moves.begin(), choice.moves.end(),
-                    [](const BlockMoves& m) { return m.any(); }) ||
+    // A move of a block's three routed-expert banks together (-ot ...ffn_(up|down|gate)_exps=CPU)
+    // is what --n-cpu-moe does to that block: replayed the same way. Any other part moved is not.
+    auto wholeExperts = [](const BlockMoves& m) {
+        return !m.attn && m.ffn_parts == 0 && (m.expert_parts == 0 || m.expert_parts >= 3);
+    };
+    if (!std::all_of(choice.moves.begin(), choice.moves.end(), wholeExperts) ||
         std::any_of(choice.ffn_host.begin(), choice.ffn_host.end(), [](bool b) { return b; }))
         return std::nullopt;
     const int cpu = static_cast<int>(n_dev);
@@ -111,7 +116,8 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     for (size_t il = 0; il < n_layer; ++il) {
         const int d = il < layout.layer_dev.size() ? layout.layer_dev[il] : -1;
         p.layer_backend[il] = d < 0 ? cpu : d;
-        p.expert_backend[il] = il < choice.n_cpu_moe ? cpu : p.layer_backend[il];
+        const bool experts_moved = il < choice.moves.size() && choice.moves[il].expert_parts >= 3;
+        p.expert_backend[il] = il < choice.n_cpu_moe || experts_moved ? cpu : p.layer_backend[il];
         const LayerShape& l = model.layers[il];
         p.dense_bytes[il] = satAdd(l.attn_bytes, l.ffn_bytes);
         p.expert_bytes[il] = l.experts_bytes;
