@@ -1042,8 +1042,10 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         return isExpert(n) && il < p.expert_backend.size() ? p.expert_backend[il]
                                                            : p.layer_backend[il];
     };
+    // The stand-in, or a weight of its own (Graph::sharedWeight) made in the node's block.
     auto hasWeight = [&](const Tensor& n) {
-        return std::any_of(n.src.begin(), n.src.end(), [W](Id s) { return s == W; });
+        return std::any_of(n.src.begin(), n.src.end(),
+                           [&](Id s) { return s == W || (s != kNone && t[s].weight); });
     };
 
     // The bytes a weight's copy takes: its block's weight bytes shared by element count.
@@ -1144,10 +1146,17 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     };
     std::vector<std::uint8_t> input_copied(t.size(), 0);
     const int n_copies = std::max(1, p.n_copies);
-    auto newCopy = [&](Bytes bytes, bool keep) {
+    // A copy of a graph tensor has its source's layout (ggml_dup_tensor_layout), so the split's
+    // first consumer may reuse it in place (ggml_gallocr_allocate_node: the copy is the
+    // scheduler's, not an output); weights and cache views are copied as bytes.
+    auto newCopy = [&](Bytes bytes, bool keep, Id like = kNone) {
         Tensor c;
         c.type = Elem::I8;
         c.ne = {static_cast<std::int64_t>(bytes), 1, 1, 1};
+        if (like != kNone) {
+            c.type = t[like].type;
+            c.ne = t[like].ne;
+        }
         contiguous(c);
         c.input = c.output = keep;
         t.push_back(c);
@@ -1198,7 +1207,9 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
             const Bytes bytes = s == W                ? weightCopyBytes(t[n])
                                 : t[s].copy_bytes > 0 ? t[s].copy_bytes
                                                       : layoutBytes(t[s]);
-            const Id first = newCopy(bytes, n_copies > 1);
+            const bool same =
+                s != W && t[s].copy_bytes == 0 && !t[s].weight && bytes == nbytes(t[s]);
+            const Id first = newCopy(bytes, n_copies > 1, same ? s : kNone);
             for (int c = 1; c < n_copies; ++c) {
                 const Id extra = newCopy(bytes, true);
                 kept_copies.emplace_back(extra, cur);

@@ -722,11 +722,14 @@ public:
     // views of that layer's cache, on that layer's device.
     Id queryOnlyAttention(const LayerShape& l, Id x, bool swa, std::int64_t hd, size_t src) {
         const std::int64_t n_head = l.n_head, ub = ub_;
+        // Fresh views per read (llama_kv_cache::get_k / get_v), as the scheduler copies each.
         const std::int32_t here = g.layer();
         g.setLayer(static_cast<std::int32_t>(src));
         const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
-        const Id kc = kCache(m_.layers[src], n_kv);
-        const Id vc = vCache(m_.layers[src], n_kv);
+        const LayerShape& ls = m_.layers[src];
+        const auto cells = static_cast<Bytes>(n_kv) * static_cast<Bytes>(n_seqs());
+        const Id kc = g.cacheRead(satMul(ggmlRowBytes(p_.type_k, ls.n_embd_k_gqa), cells));
+        const Id vc = g.cacheRead(satMul(ggmlRowBytes(p_.type_v, ls.n_embd_v_gqa), cells));
         g.setLayer(here);
         Id q = g.reshape(mm(n_head * hd, x), {hd, n_head, ub, 1});
         q = g.unary(Op::Rope, g.mul(g.rmsNorm(q), W), {positions(), ropeFactors()});
@@ -775,7 +778,21 @@ public:
         return g.unary(Op::Sqrt, sum);
     }
     // altup_compute_router_modalities: tanh(router(norm(x) / n_embd)), [n_altup, ub].
-    Id modalities(Id x) { return g.unary(Op::Unary, mm(kAltup, g.scale(g.mul(g.rmsNorm(x), W)))); }
+    // The block's altup_router and altup_router_norm are read twice (altup_predict and
+    // altup_correct): one tensor each per block (Graph::sharedWeight), so that the scheduler copies
+    // them to another backend once and keeps the copy (tensor_id_copy), as llama.cpp does. Their
+    // sizes as f32: [n_embd] and [n_embd, n_altup] (a router this small is not quantized).
+    Id modalities(Id x) {
+        if (router_layer_ != g.layer()) {
+            router_layer_ = g.layer();
+            router_norm_ = g.sharedWeight(router_layer_, 4 * static_cast<Bytes>(m_.n_embd));
+            router_ = g.sharedWeight(router_layer_, 4 * static_cast<Bytes>(m_.n_embd) * kAltup);
+        }
+        const Id normed = g.scale(g.mul(g.rmsNorm(x), router_norm_));
+        const Tensor& tn = g.at(normed);
+        return g.unary(Op::Unary, g.op(Op::MulMat, Elem::F32,
+                                       {kAltup, tn.ne[1], tn.ne[2], tn.ne[3]}, {router_, normed}));
+    }
     // gaussian_topk: relu(x - (mean + std * k)) per row.
     Id gaussianTopk(Id x) {
         const std::int64_t ub = g.at(x).ne[1];
@@ -1257,6 +1274,9 @@ private:
     Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
     Id q_gate_ = kNone; // the output gate of the last gated-Q attention block (gatedQuery)
+    // Gemma 3n's current block's AltUp router weights (modalities).
+    Id router_ = kNone, router_norm_ = kNone;
+    std::int32_t router_layer_ = -2;
     std::array<Id, 4> cache_leaf_{kNone, kNone, kNone, kNone};
 
 public:
