@@ -264,6 +264,7 @@ md += '(`vk_load.c`), `GGML_VK_VISIBLE_DEVICES=0` (or `0,0`: two devices on one 
 md += '`maxStorageBufferRange` raised to 4 GiB − 1 as a discrete GPU reports it. Every buffer in exact bytes\n';
 md += '(`buffer_shim.c`). Predicted: `headroom-cli plan MODEL --backend vulkan --vram 64GiB[,64GiB] --ram 64GiB\n';
 md += '-c CTX -b UB -ub UB -fa on|off -ctk/-ctv T -np N [--kv-unified] -ngl N [--n-cpu-moe N] [-ts a,b]\n';
+md += '[-ot REGEX=CPU] (the same override vk_load hands llama.cpp, parsed as common/arg.cpp does)\n';
 md += `--mtp off --program library --llama-version ${llamaVersion} --json\`.\n\n`;
 md += 'Tolerances: weights, KV, recurrent state and output to the byte, and no device total (weights + KV +\n';
 md += 'state + output + compute) below the measured one by more than 1 % — the test fails otherwise. Compute\n';
@@ -284,7 +285,9 @@ md += `  micro-batch under 32) each block's weighted norms pinned to the block's
 md += `  graph callback does;\n`;
 md += `- the graph cut into splits; what a split reads from another backend is copied into its backend's\n`;
 md += `  buffer (a host weight while its op runs, a host cache's K/V view, the hidden state, inputs), with\n`;
-md += `  four kept copies of every input under pipeline parallelism;\n`;
+md += `  four kept copies of every input under pipeline parallelism; a copy keeps its source's layout, so\n`;
+md += `  the first op reading it may reuse it in place, and a weight read twice (Gemma 3n's AltUp router)\n`;
+md += `  is copied once and kept;\n`;
 md += `- each Vulkan split reordered as ggml-vulkan does before allocation (ggml_vk_graph_optimize: the\n`;
 md += `  next nodes that read nothing still pending run together, fusable chains kept adjacent);\n`;
 md += `- one ggml-alloc pass over the copy with a buffer per backend, each packed in chunks of at most 1 GiB\n`;
@@ -294,8 +297,8 @@ if (llamaVersion === 'v0.4.0') {
   md += `- every replayed device buffer carries 6 MiB for the replay's error: on the first 30 settings it is\n`;
   md += `  within 0.1 MiB on 16 of the 34 device buffers (and on every host buffer) and at most 16 MiB low\n`;
   md += `  (LFM2 at ub 2048), which 6 MiB keeps within 1 % of every device total. The misses are high:\n`;
-  md += `  Mamba-2 blocks under partial offload (mamba2-2.7b -ngl 8, granite-4.0-h-tiny -ngl 6; not yet\n`;
-  md += `  traced), and Falcon-H1 at ub 2048,\n`;
+  md += `  Mamba-2 blocks under partial offload (mamba2-2.7b -ngl 8, +16 %; not yet traced), and\n`;
+  md += `  Falcon-H1 at ub 2048,\n`;
   md += `  whose logits the replay places 24 MiB above llama.cpp's. The replay's tensors hold 6 sources and\n`;
   md += `  drop ggml_ssm_scan's seventh (the state ids), so that input is freed a block early; with all of\n`;
   md += `  GGML_MAX_SRC the logits land 8 MiB below llama.cpp's and two other Falcon-H1 rows read 10-12 %\n`;
@@ -307,6 +310,10 @@ if (llamaVersion === 'v0.4.0') {
   md += `  at ub 2048 (17.7 % low, the floor's case), and one Falcon-H1 total (np 2, unified) is 1.1 % low,\n`;
   md += `  also under the floor.\n`;
 }
+md += `Weights go where llama.cpp's loader puts them: Mamba-1's ssm_a (Jamba) in host memory, since\n`;
+md += `ggml-vulkan cannot run its scan; tensors created with block 0's number (Gemma 3n's per-layer\n`;
+md += `projection) with block 0; what a -ot REGEX=CPU override names on the CPU (whole routed-expert\n`;
+md += `banks replayed as --n-cpu-moe is).\n`;
 md += `Architectures without a skeleton keep the closed form with its chunk and op-offload terms and a\n`;
 if (llamaVersion === 'v0.4.0') {
   md += `15 MiB margin. docs/accuracy-vulkan-v0.5.0.md is the same grid on llama.cpp v0.5.0, whose own\n`;
@@ -324,7 +331,7 @@ if (llamaVersion === 'v0.4.0') {
   md += `  ggml-alloc from merging the freed space, so after the reorder the logits may not pack beside\n`;
   md += `  the final norm (Falcon-H1 at -ub 2048: 64 MiB above the replay, as with\n`;
   md += `  GGML_VK_DISABLE_GRAPH_OPTIMIZE=1). A bound: the recurrent models' other rows are over by up to\n`;
-  md += `  that layer peak.\n`;
+  md += `  that layer peak (Qwen3-Next -ngl 3: +44 %; v0.4.0's replay, without the floor, -0.30 %).\n`;
 }
 let cur = null;
 for (const r of rows) {
