@@ -63,8 +63,12 @@ struct LayerShape {
     std::uint64_t recurrent_r = 0;
     std::uint64_t recurrent_s = 0;
     // Weight bytes of this block, split the way placement moves them.
-    Bytes attn_bytes = 0;    // attention / SSM projections and norms
-    Bytes ffn_bytes = 0;     // dense FFN, or the shared expert(s) of a MoE block
+    Bytes attn_bytes = 0; // attention / SSM projections and norms
+    Bytes ffn_bytes = 0;  // dense FFN, or the shared expert(s) of a MoE block
+    // The part of ffn_bytes in the FFN's three projections (ffn_up / ffn_gate / ffn_down, or their
+    // _shexp in a MoE block): what a -ot naming them moves, while ffn_norm, the router and biases
+    // stay. 0 = not known (a catalog shape): taken as ffn_bytes.
+    Bytes ffn_matrix_bytes = 0;
     Bytes experts_bytes = 0; // routed experts (ffn_*_exps) of this block, all experts together
     // The block's ssm_a (LLM_TENSOR_SSM_A, the weight ggml_ssm_scan reads), part of attn_bytes: a
     // backend that cannot run the block's scan keeps it in host memory (vulkan_pricing.cpp).

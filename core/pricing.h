@@ -77,9 +77,10 @@ ContextGeometry contextGeometry(const ModelShape& model, const ResolvedOptions& 
                                 std::uint64_t requested_ctx);
 
 struct LayerPrice {
-    Bytes weights = 0; // attention + dense/shared FFN + routed experts
-    Bytes experts = 0; // routed experts only
-    Bytes ffn = 0;     // dense/shared FFN only (hybrid FFN placement moves these)
+    Bytes weights = 0;      // attention + dense/shared FFN + routed experts
+    Bytes experts = 0;      // routed experts only
+    Bytes ffn = 0;          // dense/shared FFN only (hybrid FFN placement moves these)
+    Bytes ffn_matrices = 0; // of ffn, the three projections (what a -ot on them moves)
     Bytes kv_k = 0;
     Bytes kv_v = 0;
     Bytes state = 0;  // recurrent R + S

@@ -1146,6 +1146,15 @@ bool isRoutedExpertTensor(std::string_view rest) {
     return false;
 }
 
+// The FFN's projection matrices by their LLM_TENSOR_NAMES names (src/llama-arch.cpp): the dense
+// FFN's or the shared expert's.
+bool isFfnMatrix(std::string_view rest) {
+    static constexpr std::array<std::string_view, 6> kNames = {
+        "ffn_up.weight",       "ffn_gate.weight",       "ffn_down.weight",
+        "ffn_up_shexp.weight", "ffn_gate_shexp.weight", "ffn_down_shexp.weight"};
+    return std::find(kNames.begin(), kNames.end(), rest) != kNames.end();
+}
+
 bool isFfnTensor(std::string_view rest) {
     return rest.substr(0, 4) == "ffn_" || rest.substr(0, 13) == "post_ffw_norm";
 }
@@ -1187,6 +1196,8 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
                     l.ssm_a_bytes = satAdd(l.ssm_a_bytes, t.bytes);
                     shape.ssm.mamba1_scan = !t.dims.empty() && t.dims[0] > 1;
                 }
+                if (isFfnMatrix(blk->second))
+                    l.ffn_matrix_bytes = satAdd(l.ffn_matrix_bytes, t.bytes);
                 if (isRoutedExpertTensor(blk->second))
                     l.experts_bytes = satAdd(l.experts_bytes, t.bytes);
                 else if (isFfnTensor(blk->second))

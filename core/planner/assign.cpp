@@ -175,7 +175,9 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         t.experts = satAdd(t.experts, experts_here);
         if (d >= 0) {
             const bool ffn_host = il < choice.ffn_host.size() && choice.ffn_host[il];
-            toHost(ffn_host ? lp.ffn : thirds(lp.ffn, mv.ffn_parts), false);
+            // Headroom's own hybrid placement moves blk.N.ffn_.* (policy::hybridFfnOverride); a
+            // user's -ot on the projections leaves the FFN norm, router and biases in place.
+            toHost(ffn_host ? lp.ffn : thirds(lp.ffn_matrices, mv.ffn_parts), false);
             if (mv.attn) toHost(satSub(satSub(lp.weights, lp.experts), lp.ffn), false);
         }
         if (row && d >= 0) {
