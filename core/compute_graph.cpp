@@ -1039,6 +1039,7 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         if (n.layer < 0) return cpu;
         if (n.layer >= n_layer) return p.output_backend;
         const auto il = static_cast<size_t>(n.layer);
+        if (n.ffn && il < p.ffn_backend.size()) return p.ffn_backend[il];
         return isExpert(n) && il < p.expert_backend.size() ? p.expert_backend[il]
                                                            : p.layer_backend[il];
     };

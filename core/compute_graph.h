@@ -87,6 +87,9 @@ struct Tensor {
     bool layer_norm_pin = false;
     // A weight of its own (Graph::sharedWeight), in a weights buffer like the stand-in.
     bool weight = false;
+    // A matmul of a block's FFN projections (ffn_up / ffn_gate / ffn_down, or the shared
+    // expert's), whose weight a tensor override may put elsewhere (SchedPlacement::ffn_backend).
+    bool ffn = false;
 };
 
 class Graph {
@@ -104,6 +107,7 @@ public:
     // Tags every tensor made from now on with block `il` (Tensor::layer).
     void setLayer(std::int32_t il) { layer_ = il; }
     void pinToLayer(Id t) { t_[t].layer_norm_pin = true; }
+    void markFfn(Id t) { t_[t].ffn = true; }
     // ggml_new_tensor + ggml_set_input.
     Id input(Elem type, std::int64_t ne0, std::int64_t ne1 = 1, std::int64_t ne2 = 1,
              std::int64_t ne3 = 1);
@@ -189,6 +193,7 @@ struct SchedPlacement {
     std::vector<BufferType> buffers; // per backend, the CPU's last
     std::vector<int> layer_backend;  // per block: its dense weights and its cache
     std::vector<int> expert_backend; // per block: its routed experts (--n-cpu-moe)
+    std::vector<int> ffn_backend;    // per block: its FFN projections (-ot); empty: with the block
     int output_backend = 0;          // output norm and head
     // Weight bytes per block (index n_layer: the output head), to size a weight's copy when an
     // op runs on another backend: dense (attention, FFN, SSM) and routed experts.

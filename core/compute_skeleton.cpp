@@ -350,13 +350,19 @@ public:
     // ggml_geglu_split (neither runs in place), down.
     Id ffn(Id x, std::int64_t n_ff, bool fused_up = false) {
         if (fused_up) {
-            const Id up = mm(2 * n_ff, x);
+            const Id up = ffnMm(2 * n_ff, x);
             const Tensor& tu = g.at(up);
-            return mm(m_.n_embd, g.op(Op::Glu, Elem::F32, {n_ff, tu.ne[1], 1, 1}, {up}));
+            return ffnMm(m_.n_embd, g.op(Op::Glu, Elem::F32, {n_ff, tu.ne[1], 1, 1}, {up}));
         }
-        const Id gate = mm(n_ff, x);
-        const Id up = mm(n_ff, x);
-        return mm(m_.n_embd, g.glu(gate, up));
+        const Id gate = ffnMm(n_ff, x);
+        const Id up = ffnMm(n_ff, x);
+        return ffnMm(m_.n_embd, g.glu(gate, up));
+    }
+    // A matmul of the FFN's projections (graph::Tensor::ffn).
+    Id ffnMm(std::int64_t rows, Id x) {
+        const Id t = mm(rows, x);
+        g.markFfn(t);
+        return t;
     }
 
     // llm_graph_context::build_moe_ffn (src/llama-graph.cpp) with gated experts: router logits,
@@ -871,10 +877,10 @@ public:
             cur = g.add(cur, active);
             const Id attn_laurel = g.scale(g.add(cur, laurel));
             cur = g.mul(g.rmsNorm(attn_laurel), W);
-            const Id up = mm(m_.n_ff, cur);
-            Id gate = mm(m_.n_ff, cur);
+            const Id up = ffnMm(m_.n_ff, cur);
+            Id gate = ffnMm(m_.n_ff, cur);
             if (static_cast<size_t>(il) < kSparsityLayers) gate = gaussianTopk(gate);
-            cur = mm(E, g.mul(up, g.unary(Op::Unary, gate)));
+            cur = ffnMm(E, g.mul(up, g.unary(Op::Unary, gate)));
             cur = g.mul(g.rmsNorm(cur), W);
             const Id activated = g.add(cur, attn_laurel);
             // altup_correct
@@ -1513,6 +1519,8 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
         key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)));
     for (const int b : placement.expert_backend)
         key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)) << 8);
+    for (const int b : placement.ffn_backend)
+        key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)) << 16);
     for (const Bytes b : placement.dense_bytes)
         key = mix(key, b);
     for (const Bytes b : placement.expert_bytes)
@@ -1545,6 +1553,17 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
         b.lfm2(f);
     else
         b.dense(f);
+    // An FFN moved away from its block needs the skeleton's FFN matmuls tagged (Builder::ffnMm);
+    // a builder that writes a block's FFN otherwise cannot place it.
+    for (size_t il = 0; il < placement.ffn_backend.size() && il < placement.layer_backend.size();
+         ++il) {
+        if (placement.ffn_backend[il] == placement.layer_backend[il]) continue;
+        const auto& ts = b.built().tensors();
+        if (std::none_of(ts.begin(), ts.end(), [il](const graph::Tensor& t) {
+                return t.ffn && t.layer == static_cast<std::int32_t>(il);
+            }))
+            return std::nullopt;
+    }
     std::vector<graph::BackendCompute> result = graph::replaySchedule(b.built(), placement);
     if (memo.size() >= kMemo) memo.clear();
     memo.emplace(key, result);

@@ -96,10 +96,13 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     if (opt.backend_sampling || !hasComputeSkeleton(model)) return std::nullopt;
     // A move of a block's three routed-expert banks together (-ot ...ffn_(up|down|gate)_exps=CPU)
     // is what --n-cpu-moe does to that block: replayed the same way. Any other part moved is not.
-    auto wholeExperts = [](const BlockMoves& m) {
-        return !m.attn && m.ffn_parts == 0 && (m.expert_parts == 0 || m.expert_parts >= 3);
+    // A move of the three FFN projections (-ot ...ffn_(up|down|gate)\.weight=CPU) puts their
+    // matmuls with the CPU (SchedPlacement::ffn_backend).
+    auto wholeParts = [](const BlockMoves& m) {
+        return !m.attn && (m.ffn_parts == 0 || m.ffn_parts >= 3) &&
+               (m.expert_parts == 0 || m.expert_parts >= 3);
     };
-    if (!std::all_of(choice.moves.begin(), choice.moves.end(), wholeExperts) ||
+    if (!std::all_of(choice.moves.begin(), choice.moves.end(), wholeParts) ||
         std::any_of(choice.ffn_host.begin(), choice.ffn_host.end(), [](bool b) { return b; }))
         return std::nullopt;
     const int cpu = static_cast<int>(n_dev);
@@ -111,6 +114,7 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     const size_t n_layer = model.layers.size();
     p.layer_backend.resize(n_layer);
     p.expert_backend.resize(n_layer);
+    p.ffn_backend.resize(n_layer);
     p.dense_bytes.resize(n_layer + 1);
     p.expert_bytes.resize(n_layer + 1);
     for (size_t il = 0; il < n_layer; ++il) {
@@ -118,6 +122,8 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
         p.layer_backend[il] = d < 0 ? cpu : d;
         const bool experts_moved = il < choice.moves.size() && choice.moves[il].expert_parts >= 3;
         p.expert_backend[il] = il < choice.n_cpu_moe || experts_moved ? cpu : p.layer_backend[il];
+        const bool ffn_moved = il < choice.moves.size() && choice.moves[il].ffn_parts >= 3;
+        p.ffn_backend[il] = ffn_moved ? cpu : p.layer_backend[il];
         const LayerShape& l = model.layers[il];
         p.dense_bytes[il] = satAdd(l.attn_bytes, l.ffn_bytes);
         p.expert_bytes[il] = l.experts_bytes;

@@ -69,8 +69,10 @@ const CASES = [
   { model: 'jamba-v0.1', ngl: 3, ncmoe: 32, settings: [base] },
   { model: 'gemma-3n-e2b', ngl: 3, settings: [base] },
   { model: 'qwen3-next-80b-a3b', ngl: 3, ncmoe: 48, settings: [base] },
-  // A tensor override (-ot, common/arg.cpp): the routed experts of both offloaded blocks on the CPU.
+  // Tensor overrides (-ot, common/arg.cpp): the routed experts of both offloaded blocks on the CPU,
+  // and a dense model's FFN projections of both offloaded blocks (their norms stay on the device).
   { model: 'qwen3-30b-a3b', ngl: 3, ot: 'blk\\.4[67]\\.ffn_(up|down|gate)_exps\\.weight=CPU', settings: [base] },
+  { model: 'qwen3-8b', ngl: 3, ot: 'blk\\.3[45]\\.ffn_(up|down|gate)\\.weight=CPU', settings: [base] },
 ];
 
 // llama.cpp's buffer log lines, by what they hold.
@@ -313,7 +315,8 @@ if (llamaVersion === 'v0.4.0') {
 md += `Weights go where llama.cpp's loader puts them: Mamba-1's ssm_a (Jamba) in host memory, since\n`;
 md += `ggml-vulkan cannot run its scan; tensors created with block 0's number (Gemma 3n's per-layer\n`;
 md += `projection) with block 0; what a -ot REGEX=CPU override names on the CPU (whole routed-expert\n`;
-md += `banks replayed as --n-cpu-moe is).\n`;
+md += `banks replayed as --n-cpu-moe is, a block's three FFN projections with their matmuls on the CPU;\n`;
+md += `other partial moves keep the closed form).\n`;
 md += `Architectures without a skeleton keep the closed form with its chunk and op-offload terms and a\n`;
 if (llamaVersion === 'v0.4.0') {
   md += `15 MiB margin. docs/accuracy-vulkan-v0.5.0.md is the same grid on llama.cpp v0.5.0, whose own\n`;
