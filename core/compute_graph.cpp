@@ -233,7 +233,7 @@ Id Graph::cacheRead(Bytes bytes) {
     return add(t);
 }
 
-Id Graph::duplicatedWeight(Bytes bytes) {
+Id Graph::ownWeight(Bytes bytes) {
     Tensor t;
     t.external = true;
     t.weight = true;
@@ -1046,11 +1046,14 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         if (n.layer < 0) return cpu;
         if (n.layer >= n_layer) return p.output_backend;
         const auto il = static_cast<size_t>(n.layer);
+        if (n.ffn && il < p.ffn_backend.size()) return p.ffn_backend[il];
         return isExpert(n) && il < p.expert_backend.size() ? p.expert_backend[il]
                                                            : p.layer_backend[il];
     };
+    // The stand-in, or a weight of its own (Graph::ownWeight) in the reading block's buffer.
     auto hasWeight = [&](const Tensor& n) {
-        return std::any_of(n.src.begin(), n.src.end(), [W](Id s) { return s == W; });
+        return std::any_of(n.src.begin(), n.src.end(),
+                           [&](Id s) { return s == W || (s != kNone && t[s].weight); });
     };
 
     // The bytes a weight's copy takes: its block's weight bytes shared by element count.
@@ -1152,7 +1155,7 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         if (be[n] == -1 && t[n].view_src != kNone) be[n] = be[t[n].view_src];
         if (be[n] == -1) be[n] = 0;
     }
-    // A duplicated weight is read from the reading block's own buffer type.
+    // A weight of its own is read from the reading block's buffer.
     auto srcBackend = [&](const Tensor& n, Id s) {
         return s == W || t[s].weight ? weightBackend(n) : be[s];
     };
@@ -1178,10 +1181,17 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     };
     std::vector<std::uint8_t> input_copied(t.size(), 0);
     const int n_copies = std::max(1, p.n_copies);
-    auto newCopy = [&](Bytes bytes, bool keep) {
+    // A copy of a graph tensor has its source's layout (ggml_dup_tensor_layout), so the split's
+    // first consumer may reuse it in place (ggml_gallocr_allocate_node: the copy is the
+    // scheduler's, not an output); weights and cache views are copied as bytes.
+    auto newCopy = [&](Bytes bytes, bool keep, Id like = kNone) {
         Tensor c;
         c.type = Elem::I8;
         c.ne = {static_cast<std::int64_t>(bytes), 1, 1, 1};
+        if (like != kNone) {
+            c.type = t[like].type;
+            c.ne = t[like].ne;
+        }
         contiguous(c);
         c.input = c.output = keep;
         t.push_back(c);
@@ -1232,15 +1242,9 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
             const Bytes bytes = s == W                ? weightCopyBytes(t[n])
                                 : t[s].copy_bytes > 0 ? t[s].copy_bytes
                                                       : layoutBytes(t[s]);
-            const Id first = newCopy(bytes, n_copies > 1);
-            // ggml_dup_tensor_layout: a copy of a graph tensor has its source's type, shape and
-            // strides, so an op may run in place on it (ggml_are_same_layout).
-            // (Only a contiguous one here: the replay sizes a tensor as contiguous.)
-            if (s != W && t[s].copy_bytes == 0 && !t[s].weight && bytes == nbytes(t[s])) {
-                t[first].type = t[s].type;
-                t[first].ne = t[s].ne;
-                t[first].nb = t[s].nb;
-            }
+            const bool same =
+                s != W && t[s].copy_bytes == 0 && !t[s].weight && bytes == nbytes(t[s]);
+            const Id first = newCopy(bytes, n_copies > 1, same ? s : kNone);
             for (int c = 1; c < n_copies; ++c) {
                 const Id extra = newCopy(bytes, true);
                 kept_copies.emplace_back(extra, cur);

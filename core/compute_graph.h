@@ -86,11 +86,14 @@ struct Tensor {
     // A block's weighted norm, which llama.cpp pins to the block's backend when the scheduler
     // would otherwise run it with the previous block (SchedPlacement::pin_norms).
     bool layer_norm_pin = false;
-    // A weight of its own (Graph::duplicatedWeight), in a weights buffer like the stand-in.
+    // A weight of its own (Graph::ownWeight), in a weights buffer like the stand-in.
     bool weight = false;
     // The bytes of the small f32 weight an op other than a matrix product reads (a convolution
     // kernel, SSM A or D, a group norm's weight); 0: one row of ne[0] values (a norm, a bias).
     Bytes weight_bytes = 0;
+    // A matmul of a block's FFN projections (ffn_up / ffn_gate / ffn_down, or the shared
+    // expert's), whose weight a tensor override may put elsewhere (SchedPlacement::ffn_backend).
+    bool ffn = false;
 };
 
 class Graph {
@@ -102,10 +105,12 @@ public:
     // A read of a cache tensor (a K or V view, recurrent states) of the current block: external
     // memory on the block's backend; `bytes` is what copying the view to another backend takes.
     Id cacheRead(Bytes bytes);
-    // A weight every block reads, loaded once per buffer type that holds a block
-    // (llama_model_loader::create_tensor with TENSOR_DUPLICATED: the rope factors): a block reads
-    // the copy in its own backend's buffer; `bytes` is its size.
-    Id duplicatedWeight(Bytes bytes);
+    // A weight of its own rather than the stand-in, read from the buffer of the block that reads
+    // it: a block's tensor read more than once (copied to another backend once, tensor_id_copy),
+    // or one every block reads, loaded once per buffer type holding blocks
+    // (llama_model_loader::create_tensor with TENSOR_DUPLICATED: the rope factors); `bytes` is
+    // its size.
+    Id ownWeight(Bytes bytes);
     // Tags every tensor made from now on with block `il` (Tensor::layer).
     void setLayer(std::int32_t il) { layer_ = il; }
     void pinToLayer(Id t) { t_[t].layer_norm_pin = true; }
@@ -113,6 +118,7 @@ public:
     void setCopyBytes(Id t, Bytes bytes) { t_[t].copy_bytes = bytes; }
     // What the small weight `t` reads takes (Tensor::weight_bytes).
     void setWeightBytes(Id t, Bytes bytes) { t_[t].weight_bytes = bytes; }
+    void markFfn(Id t) { t_[t].ffn = true; }
     // ggml_new_tensor + ggml_set_input.
     Id input(Elem type, std::int64_t ne0, std::int64_t ne1 = 1, std::int64_t ne2 = 1,
              std::int64_t ne3 = 1);
@@ -198,6 +204,7 @@ struct SchedPlacement {
     std::vector<BufferType> buffers; // per backend, the CPU's last
     std::vector<int> layer_backend;  // per block: its dense weights and its cache
     std::vector<int> expert_backend; // per block: its routed experts (--n-cpu-moe)
+    std::vector<int> ffn_backend;    // per block: its FFN projections (-ot); empty: with the block
     int output_backend = 0;          // output norm and head
     // Weight bytes per block (index n_layer: the output head), to size a weight's copy when an
     // op runs on another backend: dense (attention, FFN, SSM) and routed experts.

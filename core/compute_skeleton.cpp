@@ -365,13 +365,19 @@ public:
     // ggml_geglu_split (neither runs in place), down.
     Id ffn(Id x, std::int64_t n_ff, bool fused_up = false) {
         if (fused_up) {
-            const Id up = mm(2 * n_ff, x);
+            const Id up = ffnMm(2 * n_ff, x);
             const Tensor& tu = g.at(up);
-            return mm(m_.n_embd, g.op(Op::Glu, Elem::F32, {n_ff, tu.ne[1], 1, 1}, {up}));
+            return ffnMm(m_.n_embd, g.op(Op::Glu, Elem::F32, {n_ff, tu.ne[1], 1, 1}, {up}));
         }
-        const Id gate = mm(n_ff, x);
-        const Id up = mm(n_ff, x);
-        return mm(m_.n_embd, g.glu(gate, up));
+        const Id gate = ffnMm(n_ff, x);
+        const Id up = ffnMm(n_ff, x);
+        return ffnMm(m_.n_embd, g.glu(gate, up));
+    }
+    // A matmul of the FFN's projections (graph::Tensor::ffn).
+    Id ffnMm(std::int64_t rows, Id x) {
+        const Id t = mm(rows, x);
+        g.markFfn(t);
+        return t;
     }
 
     // llm_graph_context::build_moe_ffn (src/llama-graph.cpp) with gated experts: router logits,
@@ -676,6 +682,7 @@ public:
         const Id conv_in = g.op(Op::Concat, Elem::F32, {d_conv - 1 + n_tok, ch, n_seqs, 1},
                                 {conv, g.permute(qkv, 1, 0, 2, 3)});
         const Id last = g.view(conv_in, {d_conv - 1, ch, n_seqs, 1}, g.at(conv_in).nb);
+        // The delta-net state is the block's s_l, the conv state its r_l (build_rs on each).
         writeState(last, conv_rs);
         const StateCache state_rs = stateCache(hv * hv * nv, true);
         Id state = stateRows(state_rs);
@@ -736,8 +743,10 @@ public:
     // its output rows (embeddings_nextn_masked off).
     Bytes qwen3next(const Family& f) {
         Id inpL = embeddings();
-        for (const LayerShape& l : m_.layers) {
+        for (size_t il = 0; il < m_.layers.size(); ++il) {
+            const LayerShape& l = m_.layers[il];
             if (l.is_mtp) continue;
+            g.setLayer(static_cast<std::int32_t>(il));
             const Id normed = norm(inpL, f);
             g.expand(normed);
             Id cur;
@@ -753,6 +762,7 @@ public:
                 l.experts_bytes > 0 ? moe(norm(residual, f), f) : ffn(norm(residual, f), m_.n_ff);
             inpL = g.add(ffn_out, residual);
         }
+        g.setLayer(static_cast<std::int32_t>(m_.layers.size())); // the output layer
         const Id h = norm(inpL, f);
         g.setOutput(h);
         const Id result_norm = g.getRows(h, outIds());
@@ -760,15 +770,27 @@ public:
         g.setOutput(result_norm);
         g.setOutput(out);
         g.expand(out);
-        return graph::replayPeak(g, kCpuAlignment);
+        return replay_cpu ? graph::replayPeak(g, kCpuAlignment) : 0;
     }
 
     // The shared-KV layers of Gemma 3n (llama_model_gemma3n::graph, the branch without
     // has_kv(il)): Q only, attention over the cache of an earlier layer of the same kind
     // (llm_graph_context::build_attn for llm_graph_input_attn_kv_iswa with k_cur = v_cur =
     // nullptr: no cache write, Q still rotated with a quantized cache).
-    Id queryOnlyAttention(const LayerShape& l, Id x, bool swa, std::int64_t hd) {
+    // `src` is the layer whose cache it reads (llama_model::create_memory's reuse callback for
+    // Gemma 3n: n_layer_kv_from_start - 2 for a sliding-window layer, - 1 otherwise): K and V are
+    // views of that layer's cache, on that layer's device.
+    Id queryOnlyAttention(const LayerShape& l, Id x, bool swa, std::int64_t hd, size_t src) {
         const std::int64_t n_head = l.n_head, ub = ub_;
+        // Fresh views per read (llama_kv_cache::get_k / get_v), as the scheduler copies each.
+        const std::int32_t here = g.layer();
+        g.setLayer(static_cast<std::int32_t>(src));
+        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
+        const LayerShape& ls = m_.layers[src];
+        const auto cells = static_cast<Bytes>(n_kv) * static_cast<Bytes>(n_seqs());
+        const Id kc = g.cacheRead(satMul(ggmlRowBytes(p_.type_k, ls.n_embd_k_gqa), cells));
+        const Id vc = g.cacheRead(satMul(ggmlRowBytes(p_.type_v, ls.n_embd_v_gqa), cells));
+        g.setLayer(here);
         Id q = g.reshape(mm(n_head * hd, x), {hd, n_head, ub, 1});
         q = g.unary(Op::Rope, g.mul(g.rmsNorm(q), W), {positions(), ropeFactors()});
         const int k_rot = kRot(swa);
@@ -780,13 +802,12 @@ public:
         const Id mask = kqMask(swa);
         Id cur;
         if (p_.flash_attn) {
-            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd, n_head, ub, 1}, {qp, W, W, mask});
+            const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd, n_head, ub, 1}, {qp, kc, vc, mask});
             cur = g.reshape(fa, {hd * n_head, ub, 1, 1});
         } else {
-            const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
-            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {W, qp});
+            const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {kc, qp});
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
-            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd, ub, n_head, 1}, {W, sm});
+            const Id kqv = g.op(Op::MulMat, Elem::F32, {hd, ub, n_head, 1}, {vc, sm});
             cur = g.cont(g.permute(kqv, 0, 2, 1, 3), {hd * n_head, ub, 1, 1});
         }
         g.expand(cur);
@@ -817,7 +838,21 @@ public:
         return g.unary(Op::Sqrt, sum);
     }
     // altup_compute_router_modalities: tanh(router(norm(x) / n_embd)), [n_altup, ub].
-    Id modalities(Id x) { return g.unary(Op::Unary, mm(kAltup, g.scale(g.mul(g.rmsNorm(x), W)))); }
+    // The block's altup_router and altup_router_norm are read twice (altup_predict and
+    // altup_correct): one tensor each per block (Graph::ownWeight), so that the scheduler copies
+    // them to another backend once and keeps the copy (tensor_id_copy), as llama.cpp does. Their
+    // sizes as f32: [n_embd] and [n_embd, n_altup] (a router this small is not quantized).
+    Id modalities(Id x) {
+        if (router_layer_ != g.layer()) {
+            router_layer_ = g.layer();
+            router_norm_ = g.ownWeight(4 * static_cast<Bytes>(m_.n_embd));
+            router_ = g.ownWeight(4 * static_cast<Bytes>(m_.n_embd) * kAltup);
+        }
+        const Id normed = g.scale(g.mul(g.rmsNorm(x), router_norm_));
+        const Tensor& tn = g.at(normed);
+        return g.unary(Op::Unary, g.op(Op::MulMat, Elem::F32,
+                                       {kAltup, tn.ne[1], tn.ne[2], tn.ne[3]}, {router_, normed}));
+    }
     // gaussian_topk: relu(x - (mean + std * k)) per row.
     Id gaussianTopk(Id x) {
         const std::int64_t ub = g.at(x).ne[1];
@@ -847,16 +882,25 @@ public:
             (l.isSwa() ? hd_swa : hd_full) = hd;
             if (period == 0 && !l.isSwa()) period = il + 1;
         }
+        // The shared-KV layers read the cache of the last layer of their kind before them.
+        size_t kv_from_start = 0;
+        while (kv_from_start < m_.layers.size() && m_.layers[kv_from_start].hasKv())
+            ++kv_from_start;
         const Id embd = embeddings();
         const Id per_tokens = g.input(Elem::I32, ub);
         Id per_layer_tok = g.op(Op::GetRows, Elem::F32, {P * L, ub, 1, 1}, {W, per_tokens});
         per_layer_tok = g.scale(g.reshape(per_layer_tok, {P, L, ub, 1}));
         g.expand(per_layer_tok);
         Id inpL = g.scale(embd);
+        // per_layer_model_proj and per_layer_proj_norm are made with block 0's number
+        // (ModelShape::first_block_bytes), altup_proj and altup_unembd_proj are output-layer
+        // tensors (src/llama-arch.cpp LLM_TENSOR_LAYER_OUTPUT): their ops are tagged so.
+        g.setLayer(0);
         Id proj = g.scale(mm(P * L, inpL));
         proj = g.mul(g.rmsNorm(g.reshape(proj, {P, L, ub, 1})), W);
         proj = g.scale(g.add(proj, per_layer_tok));
         const Id per_layer = g.cont(g.permute(proj, 0, 2, 1, 3), {P, ub, L, 1});
+        g.setLayer(static_cast<std::int32_t>(L));
         {
             const Id target = magnitude(inpL);
             const Id rep = g.op(Op::Repeat, Elem::F32, {E, ub, A - 1, 1}, {inpL});
@@ -867,6 +911,7 @@ public:
         }
         for (std::int64_t il = 0; il < L; ++il) {
             const LayerShape& l = m_.layers[static_cast<size_t>(il)];
+            g.setLayer(static_cast<std::int32_t>(il));
             // altup_predict
             const Id coefs = g.reshape(mm(A * A, modalities(slice(inpL))), {A, A, ub, 1});
             const Id cur_perm = g.cont(g.permute(inpL, 1, 2, 0, 3), {A, E, ub, 1});
@@ -878,16 +923,18 @@ public:
             Id laurel = mm(E, mm(kLaurelRank, normed));
             laurel = g.add(g.mul(g.rmsNorm(laurel), W), normed);
             const bool swa = l.hasKv() ? l.isSwa() : period > 0 && il % period < period - 1;
+            const size_t back = swa ? 2 : 1;
+            const size_t src = kv_from_start >= back ? kv_from_start - back : 0;
             Id cur = l.hasKv() ? attention(l, normed, f)
-                               : queryOnlyAttention(l, normed, swa, swa ? hd_swa : hd_full);
+                               : queryOnlyAttention(l, normed, swa, swa ? hd_swa : hd_full, src);
             cur = g.mul(g.rmsNorm(mm(E, cur)), W);
             cur = g.add(cur, active);
             const Id attn_laurel = g.scale(g.add(cur, laurel));
             cur = g.mul(g.rmsNorm(attn_laurel), W);
-            const Id up = mm(m_.n_ff, cur);
-            Id gate = mm(m_.n_ff, cur);
+            const Id up = ffnMm(m_.n_ff, cur);
+            Id gate = ffnMm(m_.n_ff, cur);
             if (static_cast<size_t>(il) < kSparsityLayers) gate = gaussianTopk(gate);
-            cur = mm(E, g.mul(up, g.unary(Op::Unary, gate)));
+            cur = ffnMm(E, g.mul(up, g.unary(Op::Unary, gate)));
             cur = g.mul(g.rmsNorm(cur), W);
             const Id activated = g.add(cur, attn_laurel);
             // altup_correct
@@ -907,6 +954,7 @@ public:
             const Id tmp = g.add(restSlices(corrected), first);
             inpL = g.op(Op::Concat, Elem::F32, {E, ub, A, 1}, {head, tmp});
         }
+        g.setLayer(static_cast<std::int32_t>(L)); // the output layer
         const Id target = magnitude(slice(inpL));
         Id unembd = g.op(Op::MulMat, Elem::F32, {E, ub, A - 1, 1}, {W, restSlices(inpL)});
         const Id new_mag = magnitude(unembd);
@@ -921,7 +969,7 @@ public:
         g.setOutput(result_norm);
         g.setOutput(out);
         g.expand(out);
-        return graph::replayPeak(g, kCpuAlignment);
+        return replay_cpu ? graph::replayPeak(g, kCpuAlignment) : 0;
     }
 
     Bytes mamba2Model() {
@@ -1167,7 +1215,7 @@ private:
     // Without factors llama.cpp passes nullptr: ROPE reads no third source.
     Id ropeFactors() {
         if (m_.rope_factors_bytes == 0) return kNone;
-        if (rope_factors_ == kNone) rope_factors_ = g.duplicatedWeight(m_.rope_factors_bytes);
+        if (rope_factors_ == kNone) rope_factors_ = g.ownWeight(m_.rope_factors_bytes);
         return rope_factors_;
     }
     Id positions() {
@@ -1299,6 +1347,9 @@ private:
     Id s_copy_ = kNone, s_copy_main_ = kNone, s_copy_extra_ = kNone;
     Id k_rot_ = kNone, v_rot_ = kNone, k_rot_swa_ = kNone, v_rot_swa_ = kNone;
     Id q_gate_ = kNone; // the output gate of the last gated-Q attention block (gatedQuery)
+    // Gemma 3n's current block's AltUp router weights (modalities).
+    Id router_ = kNone, router_norm_ = kNone;
+    std::int32_t router_layer_ = -2;
     std::array<Id, 4> cache_leaf_{kNone, kNone, kNone, kNone};
 
 public:
@@ -1525,10 +1576,7 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
                  const graph::SchedPlacement& placement) {
     Family f;
     const Kind kind = kindOf(model, f);
-    // Qwen3-Next and Gemma 3n skeletons do not tag their nodes with blocks (setLayer) yet: their
-    // device buffers keep the closed form with the CPU replay beside it (vulkan_pricing.cpp).
-    // Jamba's does (measured on lavapipe at -ngl 2: device compute within 0.31 %, host exact).
-    if (kind == Kind::None || kind == Kind::Qwen3Next || kind == Kind::Gemma3n) return std::nullopt;
+    if (kind == Kind::None) return std::nullopt;
     std::uint64_t key = mix(memoKey(model, params), static_cast<std::uint64_t>(params.type_k));
     key = mix(key, static_cast<std::uint64_t>(params.type_v));
     for (const graph::BufferType& b : placement.buffers)
@@ -1538,6 +1586,8 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
         key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)));
     for (const int b : placement.expert_backend)
         key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)) << 8);
+    for (const int b : placement.ffn_backend)
+        key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)) << 16);
     for (const Bytes b : placement.dense_bytes)
         key = mix(key, b);
     for (const Bytes b : placement.expert_bytes)
@@ -1564,6 +1614,10 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
         b.mamba2Model();
     else if (kind == Kind::Jamba)
         b.jamba(f);
+    else if (kind == Kind::Qwen3Next)
+        b.qwen3next(f);
+    else if (kind == Kind::Gemma3n)
+        b.gemma3n(f);
     else if (f.nemotron_h)
         b.nemotronH(f);
     else if (f.falcon_h1)
@@ -1572,6 +1626,17 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
         b.lfm2(f);
     else
         b.dense(f);
+    // An FFN moved away from its block needs the skeleton's FFN matmuls tagged (Builder::ffnMm);
+    // a builder that writes a block's FFN otherwise cannot place it.
+    for (size_t il = 0; il < placement.ffn_backend.size() && il < placement.layer_backend.size();
+         ++il) {
+        if (placement.ffn_backend[il] == placement.layer_backend[il]) continue;
+        const auto& ts = b.built().tensors();
+        if (std::none_of(ts.begin(), ts.end(), [il](const graph::Tensor& t) {
+                return t.ffn && t.layer == static_cast<std::int32_t>(il);
+            }))
+            return std::nullopt;
+    }
     std::vector<graph::BackendCompute> result = graph::replaySchedule(b.built(), placement);
     if (memo.size() >= kMemo) memo.clear();
     memo.emplace(key, result);

@@ -63,8 +63,12 @@ struct LayerShape {
     std::uint64_t recurrent_r = 0;
     std::uint64_t recurrent_s = 0;
     // Weight bytes of this block, split the way placement moves them.
-    Bytes attn_bytes = 0;    // attention / SSM projections and norms
-    Bytes ffn_bytes = 0;     // dense FFN, or the shared expert(s) of a MoE block
+    Bytes attn_bytes = 0; // attention / SSM projections and norms
+    Bytes ffn_bytes = 0;  // dense FFN, or the shared expert(s) of a MoE block
+    // The part of ffn_bytes in the FFN's three projections (ffn_up / ffn_gate / ffn_down, or their
+    // _shexp in a MoE block): what a -ot naming them moves, while ffn_norm, the router and biases
+    // stay. 0 = not known (a catalog shape): taken as ffn_bytes.
+    Bytes ffn_matrix_bytes = 0;
     Bytes experts_bytes = 0; // routed experts (ffn_*_exps) of this block, all experts together
     // The block's weights of two or more dimensions as the file stores them (ne[0] the input
     // width, ne[1] the output's, all experts of a routed one together), with their bytes: what a
@@ -76,6 +80,9 @@ struct LayerShape {
         bool experts = false; // routed experts (experts_bytes)
     };
     std::vector<Matrix> matrices;
+    // The block's ssm_a (LLM_TENSOR_SSM_A, the weight ggml_ssm_scan reads), part of attn_bytes: a
+    // backend that cannot run the block's scan keeps it in host memory (vulkan_pricing.cpp).
+    Bytes ssm_a_bytes = 0;
     bool is_mtp = false; // a next-token-prediction block (nextn): cached but weights skipped
     // False for an MTP block whose KV llama.cpp leaves out of the main context's cache (the
     // hybrid Qwen3-Next family filters it; an MTP draft context allocates it when MTP is on).
@@ -101,6 +108,9 @@ struct SsmShape {
     std::uint32_t d_state = 0;
     std::uint32_t n_group = 0;
     std::uint32_t dt_rank = 0; // SSM heads
+    // ssm_a is [d_state, d_inner] (Mamba-1: a state per inner channel) rather than Mamba-2's
+    // [1, n_head]; llama_model_loader's weight_buft_supported tells the two apart by its ne[0].
+    bool mamba1_scan = false;
 };
 
 // DeepSeek-2 style MLA sizes (llama_hparams n_lora_q, n_lora_kv, n_embd_head_k/v, n_rot) for the
@@ -179,6 +189,11 @@ struct ModelShape {
     // same buffer (CPU only).
     bool output_tied_to_embd = false;
     Bytes other_bytes = 0; // everything else (per-layer embeddings, rope factors, …)
+    // The part of other_bytes llama.cpp creates with block 0's number although the name has none
+    // (Gemma 3n's per_layer_model_proj and per_layer_proj_norm: LLM_TENSOR_LAYER_REPEATING,
+    // created as tn(..., 0) in src/models/gemma3n.cpp), so loaded on block 0's buffer type
+    // (src/llama-model.cpp create_tensor: dev_layer.at(tn.bid)), not the output layer's.
+    Bytes first_block_bytes = 0;
     // The rope frequency factors every block's ROPE reads (rope_freqs.weight, or Phi-3's
     // rope_factors_long/short.weight), part of other_bytes; 0 when the file has none. One tensor
     // for all blocks (created with TENSOR_DUPLICATED past block 0, src/llama-model.cpp

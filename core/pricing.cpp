@@ -100,11 +100,13 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
         lp.mtp = l.is_mtp;
         lp.experts = l.experts_bytes;
         lp.ffn = l.ffn_bytes;
+        lp.ffn_matrices =
+            l.ffn_matrix_bytes > 0 ? std::min(l.ffn_matrix_bytes, l.ffn_bytes) : l.ffn_bytes;
         lp.weights = satAdd(satAdd(l.attn_bytes, l.ffn_bytes), l.experts_bytes);
         if (l.is_mtp && !opt.mtp) {
             // llama.cpp skips MTP tensors unless the model is loaded for MTP (llama_model_params
             // load_mtp; models/*.cpp set TENSOR_SKIP on them).
-            lp.weights = lp.experts = lp.ffn = 0;
+            lp.weights = lp.experts = lp.ffn = lp.ffn_matrices = 0;
         }
         // A block outside the main cache (the Qwen3-Next family filters il < n_layer() in
         // llama_model::create_memory) has KV only in the MTP draft context.
@@ -210,6 +212,7 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     p.token_embd = satAdd(model.token_embd_bytes, model.per_layer_embd_bytes);
     p.output_weights = model.output_bytes;
     p.other_weights = model.other_bytes;
+    p.first_block_weights = std::min(model.first_block_bytes, model.other_bytes);
 
     // Output buffer: llama_context::output_reserve(n_seq_max) at context creation holds
     // n_vocab * max(n_outputs, n_seq_max) floats of logits (embeddings off), in either program.

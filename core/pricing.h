@@ -77,9 +77,10 @@ ContextGeometry contextGeometry(const ModelShape& model, const ResolvedOptions& 
                                 std::uint64_t requested_ctx);
 
 struct LayerPrice {
-    Bytes weights = 0; // attention + dense/shared FFN + routed experts
-    Bytes experts = 0; // routed experts only
-    Bytes ffn = 0;     // dense/shared FFN only (hybrid FFN placement moves these)
+    Bytes weights = 0;      // attention + dense/shared FFN + routed experts
+    Bytes experts = 0;      // routed experts only
+    Bytes ffn = 0;          // dense/shared FFN only (hybrid FFN placement moves these)
+    Bytes ffn_matrices = 0; // of ffn, the three projections (what a -ot on them moves)
     Bytes kv_k = 0;
     Bytes kv_v = 0;
     Bytes state = 0;  // recurrent R + S
@@ -100,7 +101,8 @@ struct ContextPrice {
     std::vector<LayerPrice> layers; // one per ModelShape layer
     Bytes token_embd = 0;           // always in host memory (llama.cpp's input layer is the CPU)
     Bytes output_weights = 0;       // with the output layer's device
-    Bytes other_weights = 0;        // placed with the output layer
+    Bytes other_weights = 0;        // placed with the output layer, but for:
+    Bytes first_block_weights = 0;  // the part of other_weights on block 0's device
     // Compute buffer estimate, split the way llama.cpp's scheduler splits it: the graph part that
     // follows the layers, the logits part that follows the output layer, and the host inputs.
     Bytes compute_inputs = 0; // ubatch embeddings + KQ mask, live for the whole graph

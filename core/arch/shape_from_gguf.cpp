@@ -1146,6 +1146,15 @@ bool isRoutedExpertTensor(std::string_view rest) {
     return false;
 }
 
+// The FFN's projection matrices by their LLM_TENSOR_NAMES names (src/llama-arch.cpp): the dense
+// FFN's or the shared expert's.
+bool isFfnMatrix(std::string_view rest) {
+    static constexpr std::array<std::string_view, 6> kNames = {
+        "ffn_up.weight",       "ffn_gate.weight",       "ffn_down.weight",
+        "ffn_up_shexp.weight", "ffn_gate_shexp.weight", "ffn_down_shexp.weight"};
+    return std::find(kNames.begin(), kNames.end(), rest) != kNames.end();
+}
+
 bool isFfnTensor(std::string_view rest) {
     return rest.substr(0, 4) == "ffn_" || rest.substr(0, 13) == "post_ffw_norm";
 }
@@ -1182,6 +1191,16 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
                 if (t.dims.size() >= 2)
                     l.matrices.push_back(
                         {t.dims[0], t.dims[1], t.bytes, isRoutedExpertTensor(blk->second)});
+                if (blk->second == "ssm_a" && t.dims.size() >= 2) {
+                    // LLM_TENSOR_SSM_A ("blk.%d.ssm_a", no suffix), ggml_ssm_scan's weight:
+                    // Mamba-1's is [d_state, d_inner], Mamba-2's [1, n_head]. The 1-D ssm_a of
+                    // the delta-net families (LLM_TENSOR_SSM_A_NOSCAN, [n_head], read by a
+                    // GGML_OP_MUL) is not a scan's.
+                    l.ssm_a_bytes = satAdd(l.ssm_a_bytes, t.bytes);
+                    shape.ssm.mamba1_scan = !t.dims.empty() && t.dims[0] > 1;
+                }
+                if (isFfnMatrix(blk->second))
+                    l.ffn_matrix_bytes = satAdd(l.ffn_matrix_bytes, t.bytes);
                 if (isRoutedExpertTensor(blk->second))
                     l.experts_bytes = satAdd(l.experts_bytes, t.bytes);
                 else if (isFfnTensor(blk->second))
@@ -1204,6 +1223,8 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
             shape.output_bytes = satAdd(shape.output_bytes, t.bytes);
         } else {
             shape.other_bytes = satAdd(shape.other_bytes, t.bytes);
+            if (t.name == "per_layer_model_proj.weight" || t.name == "per_layer_proj_norm.weight")
+                shape.first_block_bytes = satAdd(shape.first_block_bytes, t.bytes);
             if (t.name == "rope_freqs.weight" || t.name == "rope_factors_long.weight" ||
                 t.name == "rope_factors_short.weight")
                 shape.rope_factors_bytes = std::max(shape.rope_factors_bytes, t.bytes);

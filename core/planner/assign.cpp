@@ -175,7 +175,9 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         t.experts = satAdd(t.experts, experts_here);
         if (d >= 0) {
             const bool ffn_host = il < choice.ffn_host.size() && choice.ffn_host[il];
-            toHost(ffn_host ? lp.ffn : thirds(lp.ffn, mv.ffn_parts), false);
+            // Headroom's own hybrid placement moves blk.N.ffn_.* (policy::hybridFfnOverride); a
+            // user's -ot on the projections leaves the FFN norm, router and biases in place.
+            toHost(ffn_host ? lp.ffn : thirds(lp.ffn_matrices, mv.ffn_parts), false);
             if (mv.attn) toHost(satSub(satSub(lp.weights, lp.experts), lp.ffn), false);
         }
         if (row && d >= 0) {
@@ -212,9 +214,19 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     const Bytes output_weights = (out_dev < 0 && model.output_tied_to_embd)
                                      ? satSub(price.output_weights, model.token_embd_bytes)
                                      : price.output_weights;
-    out.weights = satAdd(out.weights, satAdd(output_weights, price.other_weights));
+    const Bytes with_output = satSub(price.other_weights, price.first_block_weights);
+    out.weights = satAdd(out.weights, satAdd(output_weights, with_output));
     if (out_dev < 0 && n_dev > 0)
-        a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, price.other_weights));
+        a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, with_output));
+    // Tensors llama.cpp creates with block 0's number (ModelShape::first_block_bytes) go where
+    // block 0's do.
+    if (price.first_block_weights > 0) {
+        const int first_dev = layer_dev.empty() ? out_dev : layer_dev[0];
+        Terms& first = first_dev >= 0 ? a.devices[first_dev] : a.host;
+        first.weights = satAdd(first.weights, price.first_block_weights);
+        if (first_dev < 0 && n_dev > 0)
+            a.spill_bytes = satAdd(a.spill_bytes, price.first_block_weights);
+    }
     // The input layer (token embeddings) always stays on the CPU (llama_model::load_tensors:
     // dev_input = cpu_dev).
     a.host.weights = satAdd(a.host.weights, price.token_embd);

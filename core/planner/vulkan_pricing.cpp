@@ -88,13 +88,21 @@ Bytes largestHostWeight(const ModelShape& model, const ContextPrice& price,
 // compute buffer type beside a Vulkan device is the first device's pinned host type
 // (llama_context ctor: the CPU backend takes a GPU device's host buffer type); every Vulkan
 // buffer type is packed in chunks of kChunk. nullopt where the graph has no skeleton or the
-// placement moves parts of blocks the scheduler replay does not tag (-ot moves, a host FFN).
+// placement moves parts of blocks the scheduler replay does not tag (-ot moves other than whole
+// expert banks, a host FFN).
 std::optional<std::vector<graph::BackendCompute>>
 scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
           const PlacementChoice& choice, const VulkanLayout& layout, size_t n_dev) {
     if (opt.backend_sampling || !hasComputeSkeleton(model)) return std::nullopt;
-    if (std::any_of(choice.moves.begin(), choice.moves.end(),
-                    [](const BlockMoves& m) { return m.any(); }) ||
+    // A move of a block's three routed-expert banks together (-ot ...ffn_(up|down|gate)_exps=CPU)
+    // is what --n-cpu-moe does to that block: replayed the same way. Any other part moved is not.
+    // A move of the three FFN projections (-ot ...ffn_(up|down|gate)\.weight=CPU) puts their
+    // matmuls with the CPU (SchedPlacement::ffn_backend).
+    auto wholeParts = [](const BlockMoves& m) {
+        return !m.attn && (m.ffn_parts == 0 || m.ffn_parts >= 3) &&
+               (m.expert_parts == 0 || m.expert_parts >= 3);
+    };
+    if (!std::all_of(choice.moves.begin(), choice.moves.end(), wholeParts) ||
         std::any_of(choice.ffn_host.begin(), choice.ffn_host.end(), [](bool b) { return b; }))
         return std::nullopt;
     const int cpu = static_cast<int>(n_dev);
@@ -106,12 +114,16 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     const size_t n_layer = model.layers.size();
     p.layer_backend.resize(n_layer);
     p.expert_backend.resize(n_layer);
+    p.ffn_backend.resize(n_layer);
     p.dense_bytes.resize(n_layer + 1);
     p.expert_bytes.resize(n_layer + 1);
     for (size_t il = 0; il < n_layer; ++il) {
         const int d = il < layout.layer_dev.size() ? layout.layer_dev[il] : -1;
         p.layer_backend[il] = d < 0 ? cpu : d;
-        p.expert_backend[il] = il < choice.n_cpu_moe ? cpu : p.layer_backend[il];
+        const bool experts_moved = il < choice.moves.size() && choice.moves[il].expert_parts >= 3;
+        p.expert_backend[il] = il < choice.n_cpu_moe || experts_moved ? cpu : p.layer_backend[il];
+        const bool ffn_moved = il < choice.moves.size() && choice.moves[il].ffn_parts >= 3;
+        p.ffn_backend[il] = ffn_moved ? cpu : p.layer_backend[il];
         const LayerShape& l = model.layers[il];
         p.dense_bytes[il] = satAdd(l.attn_bytes, l.ffn_bytes);
         p.expert_bytes[il] = l.experts_bytes;
@@ -122,6 +134,7 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
                                           static_cast<std::int64_t>(w.out), w.bytes, w.experts});
         }
     }
+    if (n_layer > 0) p.dense_bytes[0] = satAdd(p.dense_bytes[0], model.first_block_bytes);
     p.dense_bytes[n_layer] = model.output_bytes;
     p.output_backend = layout.out_dev < 0 ? cpu : layout.out_dev;
     p.n_expert = model.moe.n_expert;
@@ -297,11 +310,34 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
     if (a.host.output > 0) a.host.output = satAdd(a.host.output, kPinnedPad);
 }
 
+// Whether ggml-vulkan runs the model's ggml_ssm_scan (ggml-vulkan.cpp
+// ggml_backend_vk_device_supports_op, GGML_OP_SSM_SCAN, the same in v0.4.0): Mamba-2's layout only
+// (ssm_a's row stride one float), d_state 128 or 256, a head size that is a multiple of 16.
+// llama_model_loader's weight_buft_supported asks that of a scan built on ssm_a
+// (src/llama-model-loader.cpp), and select_weight_buft then takes the next buffer type in the
+// block's list: ssm_a of a scan the device cannot run is loaded into host memory.
+bool vulkanRunsScan(const SsmShape& ssm) {
+    if (ssm.mamba1_scan) return false;
+    if (ssm.d_state != 128 && ssm.d_state != 256) return false;
+    return ssm.dt_rank > 0 && (ssm.d_inner / ssm.dt_rank) % 16 == 0;
+}
+
 } // namespace
 
 void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
                         const ResolvedOptions& opt, const PlacementChoice& choice,
                         const VulkanLayout& layout) {
+    // Jamba's Mamba-1 blocks (measured on lavapipe at -ngl 3: 512 KiB of ssm_a per offloaded
+    // block in the CPU buffer).
+    if (!vulkanRunsScan(model.ssm))
+        for (size_t il = 0; il < model.layers.size() && il < layout.layer_dev.size(); ++il) {
+            const int d = layout.layer_dev[il];
+            const Bytes moved = model.layers[il].ssm_a_bytes;
+            if (d < 0 || static_cast<size_t>(d) >= a.devices.size() || moved == 0) continue;
+            a.devices[static_cast<size_t>(d)].weights =
+                satSub(a.devices[static_cast<size_t>(d)].weights, moved);
+            a.host.weights = satAdd(a.host.weights, moved);
+        }
     const auto sched = scheduled(model, price, opt, choice, layout, a.devices.size());
     if (!sched) {
         priceClosedForm(a, model, price, opt, choice, layout);

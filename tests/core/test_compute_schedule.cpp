@@ -390,6 +390,67 @@ private slots:
         QCOMPARE(r[0].bytes, device);
     }
 
+    void aCopyKeepsItsSourcesLayoutSoItsFirstConsumerRunsInPlace() {
+        // Block 0 and the output on device 0; 64 tokens of 64 f32 (16 KiB a hidden state). The
+        // device copies the token rows (ggml_dup_tensor_layout: f32 [64, 64]) to [0,16384); the
+        // scale reuses that copy in place (ggml_gallocr_allocate_node: one consumer, same
+        // layout), h takes [16384,32768), the scale's memory is freed, and the logits (32 KiB)
+        // fit no hole: 32768 + 32768 = 65536 B. Were the copy opaque bytes, the scale would take
+        // [16384,32768), h the copy's freed [0,16384) and the logits go at 16384: 49152 B.
+        Graph g;
+        const Id w = g.weight();
+        const Id tokens = g.input(Elem::I32, 64);
+        const Id rows = g.op(Op::GetRows, Elem::F32, {64, 64, 1, 1}, {w, tokens});
+        g.setLayer(0);
+        const Id h = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, g.scale(rows)});
+        g.setLayer(1);
+        const Id logits = g.op(Op::MulMat, Elem::F32, {128, 64, 1, 1}, {w, h});
+        g.setOutput(logits);
+        g.expand(logits);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {0};
+        p.expert_backend = {0};
+        p.output_backend = 0;
+        p.dense_bytes = {8192, 16384};
+        p.expert_bytes = {0, 0};
+        p.op_offload = false;
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, Bytes{65536});
+    }
+
+    void aWeightReadTwiceFromAnotherBackendIsCopiedOnceAndKept() {
+        // Block 0 on the CPU, its ops offloaded to device 0 (a batch of 64 >= 32); both read one
+        // 4 KiB weight of block 0 (Graph::ownWeight), the output on the device. The device:
+        // a's sources copied in order, the weight [0,4096) and the rows [4096,20480), a
+        // [20480,36864); the rows' copy is freed; b starts a new split (a weight from another
+        // backend) but reuses the weight's copy (tensor_id_copy), takes the rows' hole
+        // [4096,20480); then the weight's copy and a are freed, and the logits (32 KiB) fit only
+        // above b: 20480 + 32768 = 53248 B. The CPU: the tokens and the rows, 16640 B.
+        Graph g;
+        const Id w = g.weight();
+        const Id tokens = g.input(Elem::I32, 64);
+        const Id rows = g.op(Op::GetRows, Elem::F32, {64, 64, 1, 1}, {w, tokens});
+        g.setLayer(0);
+        const Id shared = g.ownWeight(4096);
+        const Id a = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {shared, rows});
+        const Id b = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {shared, a});
+        g.setLayer(1);
+        const Id logits = g.op(Op::MulMat, Elem::F32, {128, 64, 1, 1}, {w, b});
+        g.setOutput(logits);
+        g.expand(logits);
+        SchedPlacement p;
+        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
+        p.layer_backend = {1};
+        p.expert_backend = {1};
+        p.output_backend = 0;
+        p.dense_bytes = {4096, 16384};
+        p.expert_bytes = {0, 0};
+        const auto r = replaySchedule(g, p);
+        QCOMPARE(r[0].bytes, Bytes{53248});
+        QCOMPARE(r[1].bytes, Bytes{16640});
+    }
+
     void pipelineCopiesOfTheInputsAreKeptForTheWholeGraph() {
         // Everything on device 0 but the token rows: 4 copies (GGML_SCHED_MAX_COPIES) of every
         // graph input stay allocated, as do 4 copies of the rows the device reads. The CPU: the

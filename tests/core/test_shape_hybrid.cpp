@@ -190,6 +190,36 @@ private slots:
         QCOMPARE(s.layers[0].recurrent_s, 131072ull);
     }
 
+    // The scan's weight per block (LLM_TENSOR_SSM_A, "blk.N.ssm_a"): Mamba-1's [d_state, d_inner]
+    // (Jamba: 16 x 8192 f32 = 524 288 B) is told from Mamba-2's [1, n_head] by its first
+    // dimension; the delta-net families' 1-D ssm_a (SSM_A_NOSCAN, a GGML_OP_MUL) is no scan's.
+    void theScanWeightAndItsLayoutAreRecorded_data() {
+        QTest::addColumn<QList<qint64>>("dims");
+        QTest::addColumn<Bytes>("bytes");
+        QTest::addColumn<bool>("mamba1");
+        QTest::newRow("Mamba-1") << QList<qint64>{16, 8192} << Bytes{524288} << true;
+        QTest::newRow("Mamba-2") << QList<qint64>{1, 128} << Bytes{512} << false;
+        QTest::newRow("delta-net, 1-D") << QList<qint64>{32} << Bytes{0} << false;
+    }
+    void theScanWeightAndItsLayoutAreRecorded() {
+        QFETCH(QList<qint64>, dims);
+        QFETCH(Bytes, bytes);
+        QFETCH(bool, mamba1);
+        std::vector<std::uint64_t> ne(dims.begin(), dims.end());
+        auto s = Header("mamba2")
+                     .transformer(4096, 1024, 2, 0, 0, 64)
+                     .u32("ssm.conv_kernel", 4)
+                     .u32("ssm.inner_size", 8192)
+                     .u32("ssm.state_size", 128)
+                     .u32("ssm.group_count", 1)
+                     .u32("ssm.time_step_rank", 128)
+                     .tensor("blk.1.ssm_a", ne, GgmlType::F32)
+                     .shape();
+        QCOMPARE(s.layers[1].ssm_a_bytes, bytes);
+        QCOMPARE(s.layers[0].ssm_a_bytes, Bytes{0});
+        QCOMPARE(s.ssm.mamba1_scan, mamba1);
+    }
+
     // ibm-granite/granite-4.0-h-small dims: 40 layers, hidden 4096, 32 heads, 8 KV heads,
     // Mamba-2 with 128 heads of 64 (d_inner 8192), d_state 128, 1 group, conv 4; a 9:1 mix, so
     // 4 attention layers (their positions here are illustrative: 5, 15, 25, 35).

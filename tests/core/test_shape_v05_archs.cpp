@@ -889,6 +889,24 @@ private slots:
         QCOMPARE(s.weightBytes(), Bytes{4096000} * 2 + 2560000);
     }
 
+    // per_layer_model_proj and per_layer_proj_norm are LLM_TENSOR_LAYER_REPEATING tensors made
+    // with block 0's number (src/models/gemma3n.cpp, tn(..., 0)): block 0's buffer, not the output
+    // layer's. Counted in other_bytes, and apart as first_block_bytes; altup_proj (an output-layer
+    // tensor) is not.
+    void gemma3nPerLayerProjectionLoadsWithBlockZero() {
+        Header h("gemma3n");
+        h.transformer(32768, 2048, 5, 8, 2, 256)
+            .u32("attention.sliding_window", 512)
+            .tensor("token_embd.weight", {2048, 1000}, GgmlType::F16)
+            .tensor("per_layer_model_proj.weight", {2048, 256 * 5}, GgmlType::F16)
+            .tensor("per_layer_proj_norm.weight", {256}, GgmlType::F32)
+            .tensor("altup_proj.weight", {2048, 2048, 3}, GgmlType::F16);
+        auto s = h.shape();
+        // 2048 x 1280 x 2 B = 5 242 880, + 256 x 4 B = 5 243 904; altup_proj 25 165 824.
+        QCOMPARE(s.first_block_bytes, Bytes{5243904});
+        QCOMPARE(s.other_bytes, Bytes{5243904} + 25165824);
+    }
+
     void newArchitecturesAreListedAsSupported() {
         for (const char* a :
              {"deepseek32", "glm-dsa",  "kimi-linear", "kimi-k3",   "bailingmoe3", "minimax-01",

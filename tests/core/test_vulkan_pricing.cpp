@@ -61,6 +61,25 @@ Pair priceRecurrent(LlamaVersion version, std::uint32_t first, std::uint32_t las
     return p;
 }
 
+// Shape `m` at 4096 tokens, micro-batch 512, -ngl `ngl`, the blocks' parts moved as `moves` says
+// (what -ot patterns select, detail::tensorMoves).
+Pair pricePlacement(const ModelShape& m, std::uint32_t ngl, std::vector<BlockMoves> moves = {}) {
+    ResolvedOptions opt;
+    opt.program = Program::Library;
+    opt.n_batch = 512;
+    opt.n_ubatch = 512;
+    detail::PlacementChoice choice;
+    choice.ngl = ngl;
+    choice.moves = std::move(moves);
+    Pair p;
+    p.price = priceContext(m, opt, 4096);
+    opt.backend = Backend::Vulkan;
+    p.vulkan = detail::assign(m, p.price, opt, budget("vulkan"), choice);
+    opt.backend = Backend::Cuda;
+    p.cuda = detail::assign(m, p.price, opt, budget("cuda"), choice);
+    return p;
+}
+
 // llama8bLike (32 blocks of 200 MiB: 50 MiB attention, 150 MiB FFN; 32 heads of 128, 8 KV heads;
 // n_embd 4096; vocab 128256) at `ctx` tokens, micro-batch `ub`, -ngl `ngl`, on `n_dev` devices.
 Pair price(std::uint64_t ctx, std::uint32_t ub, bool fa, std::uint32_t ngl, size_t n_dev = 1,
@@ -213,6 +232,58 @@ private slots:
             const Pair plain = price(4096, 512, true, 33, 1, v);
             QCOMPARE(p.vulkan.devices[0].compute, plain.vulkan.devices[0].compute);
         }
+    }
+
+    void aScanWeightVulkanCannotRunStaysInHostMemory_data() {
+        QTest::addColumn<bool>("mamba1");
+        QTest::addColumn<std::uint32_t>("d_state");
+        QTest::addColumn<Bytes>("moved");
+        // Blocks 30 and 31 (-ngl 3) each with a 512 KiB ssm_a. ggml-vulkan's SSM_SCAN takes
+        // Mamba-2's layout with d_state 128 or 256 and a head size that is a multiple of 16 only
+        // (4096 / 64 heads = 64 here).
+        QTest::newRow("Mamba-1 (Jamba), d_state 16") << true << 16u << Bytes{1024 * KiB};
+        QTest::newRow("Mamba-2, d_state 128") << false << 128u << Bytes{0};
+        QTest::newRow("Mamba-2, d_state 64") << false << 64u << Bytes{1024 * KiB};
+    }
+    void aScanWeightVulkanCannotRunStaysInHostMemory() {
+        QFETCH(bool, mamba1);
+        QFETCH(std::uint32_t, d_state);
+        QFETCH(Bytes, moved);
+        ModelShape m = llama8bLike();
+        m.ssm = {4, 4096, d_state, 1, 64};
+        m.ssm.mamba1_scan = mamba1;
+        m.layers[30].ssm_a_bytes = m.layers[31].ssm_a_bytes = 512 * KiB;
+        const Pair p = pricePlacement(m, 3);
+        QCOMPARE(p.cuda.devices[0].weights - p.vulkan.devices[0].weights, moved);
+        QCOMPARE(p.vulkan.host.weights - p.cuda.host.weights, moved);
+    }
+
+    void tensorsMadeWithBlockZerosNumberLoadWithBlockZero() {
+        // 20 MiB outside the blocks, 16 MiB of it made with block 0's number (Gemma 3n's
+        // per_layer_model_proj): at -ngl 3 block 0 is on the CPU, so the device holds blocks 30
+        // and 31 (400 MiB), the output (500 MiB) and the other 4 MiB; at -ngl 33 all of it.
+        ModelShape m = llama8bLike();
+        m.other_bytes = 20 * MiB;
+        m.first_block_bytes = 16 * MiB;
+        const Pair partial = pricePlacement(m, 3);
+        QCOMPARE(partial.cuda.devices[0].weights, 400 * MiB + 500 * MiB + 4 * MiB);
+        QCOMPARE(partial.vulkan.devices[0].weights, partial.cuda.devices[0].weights);
+        const Pair full = pricePlacement(m, 33);
+        QCOMPARE(full.cuda.devices[0].weights, 32 * 200 * MiB + 500 * MiB + 20 * MiB);
+    }
+
+    void anOverrideOfTheFfnProjectionsLeavesTheirNormOnTheDevice() {
+        // Block 31's 150 MiB FFN holds 16 KiB of ffn_norm beside its three projections; -ot
+        // blk\.31\.ffn_(up|down|gate)\.weight=CPU moves the projections only:
+        // 400 + 500 - (150 MiB - 16 KiB) stay on the device.
+        ModelShape m = llama8bLike();
+        m.layers[31].ffn_matrix_bytes = 150 * MiB - 16 * KiB;
+        std::vector<BlockMoves> moves(32);
+        moves[31].ffn_parts = 3;
+        const Pair p = pricePlacement(m, 3, moves);
+        QCOMPARE(p.cuda.devices[0].weights, 900 * MiB - (150 * MiB - 16 * KiB));
+        QCOMPARE(p.vulkan.host.weights - pricePlacement(m, 3).vulkan.host.weights,
+                 150 * MiB - 16 * KiB);
     }
 
     void onlyTheFirstOfTwoDevicesTakesTheOffloadedOps() {

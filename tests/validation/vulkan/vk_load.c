@@ -1,11 +1,13 @@
 // Loads one GGUF with the llama.cpp library of node-llama-cpp@3.21.1's Vulkan prebuilt (release
 // v0.4.0) through llama.h's C API, for the Vulkan validation (tests/validation/vulkan/run.sh).
-// The addon's JavaScript options have no -ts, --n-cpu-moe or unified-KV switch; the C API has all
-// three, set as llama.cpp's own tools set them (common/arg.cpp: --n-cpu-moe N overrides the expert
-// tensors of blocks 0..N-1 to the CPU buffer type; -ts fills tensor_split).
+// The addon's JavaScript options have no -ts, -ot, --n-cpu-moe or unified-KV switch; the C API has
+// all four, set as llama.cpp's own tools set them (common/arg.cpp: -ot PATTERN=BUFT,... adds one
+// override per comma-separated item, split at its first '='; --n-cpu-moe N overrides the expert
+// tensors of blocks 0..N-1 to the CPU buffer type after them; -ts fills tensor_split).
 //
-// Usage: vk_load BACKEND_DIR MODEL.gguf NGL N_CPU_MOE TS SETTING...
-//   TS: "-" (llama.cpp's default split) or "a,b,..."; SETTING: ctx,ub,fa,cache,np,unified with fa
+// Usage: vk_load BACKEND_DIR MODEL.gguf NGL N_CPU_MOE TS OT SETTING...
+//   TS: "-" (llama.cpp's default split) or "a,b,..."; OT: "-" (none) or "PATTERN=CPU,..." (only
+//   the CPU target: the harness prices nothing else); SETTING: ctx,ub,fa,cache,np,unified with fa
 //   and unified 0/1 and cache f16|q8_0. Prints llama.cpp's buffer log lines ("L <line>") and one
 //   "C <i> ok|failed" per setting; writes "M model" / "M context <i>" / "M end <i>" markers into
 //   $HEADROOM_BUFFER_LOG so that buffer_shim.c's lines can be told apart by phase.
@@ -50,8 +52,8 @@ static void on_log(enum ggml_log_level level, const char* text, void* user) {
 }
 
 int main(int argc, char** argv) {
-    if (argc < 6) {
-        fprintf(stderr, "usage: vk_load BACKEND_DIR MODEL NGL N_CPU_MOE TS SETTING...\n");
+    if (argc < 7) {
+        fprintf(stderr, "usage: vk_load BACKEND_DIR MODEL NGL N_CPU_MOE TS OT SETTING...\n");
         return 2;
     }
     llama_log_set(on_log, NULL);
@@ -61,16 +63,35 @@ int main(int argc, char** argv) {
     struct llama_model_params mp = llama_model_default_params();
     mp.n_gpu_layers = atoi(argv[3]);
     const int n_cpu_moe = atoi(argv[4]);
-    static char patterns[256][64];
+    static char patterns[256][128];
     static struct llama_model_tensor_buft_override overrides[257];
     ggml_backend_dev_t cpu = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
-    for (int i = 0; i < n_cpu_moe && i < 256; ++i) {
-        snprintf(patterns[i], sizeof patterns[i], "blk\\.%d\\.ffn_(up|down|gate|gate_up)_(ch|)exps",
-                 i);
-        overrides[i].pattern = patterns[i];
-        overrides[i].buft = ggml_backend_dev_buffer_type(cpu);
+    int n_over = 0;
+    // -ot first, as common/arg.cpp parses the command line in order and --n-cpu-moe appends.
+    static char ot[4096];
+    if (strcmp(argv[6], "-") != 0) {
+        snprintf(ot, sizeof ot, "%s", argv[6]);
+        for (char* item = strtok(ot, ","); item && n_over < 256; item = strtok(NULL, ",")) {
+            char* eq = strchr(item, '=');
+            if (!eq || strcmp(eq + 1, "CPU") != 0) {
+                fprintf(stderr, "vk_load: -ot %s: only PATTERN=CPU is supported\n", item);
+                return 2;
+            }
+            *eq = 0;
+            snprintf(patterns[n_over], sizeof patterns[n_over], "%s", item);
+            overrides[n_over].pattern = patterns[n_over];
+            overrides[n_over].buft = ggml_backend_dev_buffer_type(cpu);
+            ++n_over;
+        }
     }
-    if (n_cpu_moe > 0) mp.tensor_buft_overrides = overrides;
+    for (int i = 0; i < n_cpu_moe && n_over < 256; ++i) {
+        snprintf(patterns[n_over], sizeof patterns[n_over],
+                 "blk\\.%d\\.ffn_(up|down|gate|gate_up)_(ch|)exps", i);
+        overrides[n_over].pattern = patterns[n_over];
+        overrides[n_over].buft = ggml_backend_dev_buffer_type(cpu);
+        ++n_over;
+    }
+    if (n_over > 0) mp.tensor_buft_overrides = overrides;
     static float split[128];
     if (strcmp(argv[5], "-") != 0) {
         char* s = argv[5];
@@ -86,7 +107,7 @@ int main(int argc, char** argv) {
         printf("X model failed\n");
         return 1;
     }
-    for (int i = 6; i < argc; ++i) {
+    for (int i = 7; i < argc; ++i) {
         unsigned ctx = 0, ub = 0, np = 1;
         int fa = 1, unified = 0;
         char cache[16] = "f16";
@@ -108,14 +129,14 @@ int main(int argc, char** argv) {
         // unless --swa-full is given.
         cp.swa_full = false;
         char m[64];
-        snprintf(m, sizeof m, "context %d", i - 6);
+        snprintf(m, sizeof m, "context %d", i - 7);
         marker(m);
-        printf("S %d %s\n", i - 6, argv[i]);
+        printf("S %d %s\n", i - 7, argv[i]);
         fflush(stdout);
         struct llama_context* lctx = llama_init_from_model(model, cp);
-        printf("C %d %s\n", i - 6, lctx ? "ok" : "failed");
+        printf("C %d %s\n", i - 7, lctx ? "ok" : "failed");
         fflush(stdout);
-        snprintf(m, sizeof m, "end %d", i - 6);
+        snprintf(m, sizeof m, "end %d", i - 7);
         marker(m);
         if (lctx) llama_free(lctx);
     }
