@@ -175,8 +175,19 @@ std::string squash(const std::string& s) {
     return out;
 }
 
-bool contains(const std::string& hay, const char* needle) {
-    return squash(hay).find(squash(needle)) != std::string::npos;
+// Each entry's names squashed once: plans look GPUs up by name many times.
+struct Squashed {
+    std::string model, full_name, name_hint;
+};
+const std::vector<Squashed>& squashedSpecs() {
+    static const std::vector<Squashed> table = [] {
+        std::vector<Squashed> t;
+        t.reserve(std::size(kSpecs));
+        for (const auto& e : kSpecs)
+            t.push_back({squash(e.model), squash(e.full_name), squash(e.name_hint)});
+        return t;
+    }();
+    return table;
 }
 
 } // namespace
@@ -187,33 +198,38 @@ const std::vector<GpuSpec>& gpuSpecs() {
 
 std::optional<GpuSpec> gpuSpecById(std::uint32_t vendor, std::uint32_t device,
                                    const std::string& name) {
+    const std::string hay = squash(name);
+    const auto& sq = squashedSpecs();
+    auto has = [&hay](const std::string& needle) { return hay.find(needle) != std::string::npos; };
     if (device != 0) {
-        for (const auto& e : kSpecs) {
+        for (size_t i = 0; i < kSpecs.size(); ++i) {
+            const auto& e = kSpecs[i];
             if (e.vendor_id != vendor || e.device_id != device) continue;
-            if (*e.name_hint && !contains(name, e.name_hint)) continue;
+            if (*e.name_hint && !has(sq[i].name_hint)) continue;
             return e;
         }
     }
-    const GpuSpec* best = nullptr;
-    for (const auto& e : kSpecs) {
-        if ((vendor != 0 && e.vendor_id != vendor) || name.empty() || !contains(name, e.model))
-            continue;
-        if (*e.name_hint && !contains(name, e.name_hint)) continue;
-        if (!best || squash(e.model).size() > squash(best->model).size()) best = &e;
+    size_t best = kSpecs.size();
+    for (size_t i = 0; i < kSpecs.size(); ++i) {
+        const auto& e = kSpecs[i];
+        if ((vendor != 0 && e.vendor_id != vendor) || name.empty() || !has(sq[i].model)) continue;
+        if (*e.name_hint && !has(sq[i].name_hint)) continue;
+        if (best == kSpecs.size() || sq[i].model.size() > sq[best].model.size()) best = i;
     }
-    if (best) return *best;
+    if (best < kSpecs.size()) return kSpecs[best];
     return std::nullopt;
 }
 
 std::optional<GpuSpec> gpuSpecByName(const std::string& name) {
     const std::string want = squash(name);
     if (want.empty()) return std::nullopt;
-    for (const auto& e : kSpecs) // exact: "rtx4090", "m2ultra", or the full name
-        if (squash(e.model) == want || squash(e.full_name) == want) return e;
-    for (const auto& e : kSpecs) // "4090" → "RTX 4090" (the typed text is the model's tail)
-        if (squash(e.model).size() > want.size() && squash(e.model).ends_with(want) &&
+    const auto& sq = squashedSpecs();
+    for (size_t i = 0; i < kSpecs.size(); ++i) // exact: "rtx4090", "m2ultra", or the full name
+        if (sq[i].model == want || sq[i].full_name == want) return kSpecs[i];
+    for (size_t i = 0; i < kSpecs.size(); ++i) // "4090" → "RTX 4090" (the model's tail)
+        if (sq[i].model.size() > want.size() && sq[i].model.ends_with(want) &&
             std::isdigit(static_cast<unsigned char>(want[0])))
-            return e;
+            return kSpecs[i];
     return gpuSpecById(0, 0, name);
 }
 
