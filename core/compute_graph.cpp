@@ -126,6 +126,12 @@ Graph::Graph() {
     weight_ = add(w);
 }
 
+void Graph::reserve(size_t tensors) {
+    t_.reserve(tensors);
+    nodes_.reserve(tensors);
+    leafs_.reserve(tensors / 4);
+}
+
 Id Graph::add(Tensor t) {
     t.layer = layer_;
     t_.push_back(t);

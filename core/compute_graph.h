@@ -71,8 +71,9 @@ struct Tensor {
     std::array<std::int64_t, 4> ne{1, 1, 1, 1};
     std::array<std::uint64_t, 4> nb{};
     Id view_src = kNone; // the root tensor a view's memory belongs to (ggml_new_tensor_impl)
-    // ggml.h GGML_MAX_SRC: ggml_ssm_scan alone reads seven.
-    std::array<Id, 10> src{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
+    // Up to eight sources: ggml_ssm_scan reads seven, the most of any op the skeletons build
+    // (ggml.h allows GGML_MAX_SRC, ten).
+    std::array<Id, 8> src{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
     bool input = false;    // ggml_set_input
     bool output = false;   // ggml_set_output
     bool external = false; // memory outside the compute buffer (weights, KV cache, their views)
@@ -152,6 +153,10 @@ public:
     const Tensor& at(Id t) const { return t_[t]; }
     // ggml_build_forward_expand.
     void expand(Id t);
+
+    // Room for `tensors` tensors and as many nodes, so that building a large graph does not
+    // move them again and again.
+    void reserve(size_t tensors);
 
     const std::vector<Tensor>& tensors() const { return t_; }
     const std::vector<Id>& leafs() const { return leafs_; }

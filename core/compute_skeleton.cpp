@@ -178,6 +178,8 @@ bool familyOf(const std::string& arch, Family& f) {
 class Builder {
 public:
     Builder(const ModelShape& m, const ComputeGraphParams& p) : m_(m), p_(p) {
+        // Up to about 150 tensors a block (a MoE block with its views and cache writes).
+        g.reserve(160 * (m.layers.size() + 2));
         W = g.weight();
         ub_ = std::max<std::uint32_t>(1, p.n_ubatch);
         n_out_ = std::clamp<std::uint32_t>(p.n_outputs, 1, ub_);
