@@ -720,13 +720,18 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
     };
     auto base = [&](Id x) { return base_of[static_cast<size_t>(x)]; };
     // The window loops below ask for these of every position many times: kept in compact arrays
-    // by position rather than read from the tensors each time.
-    std::vector<Op> op_at(nodes.size());
-    std::vector<std::uint8_t> empty_at(nodes.size());
-    std::vector<Id> base_at(nodes.size());
+    // by position rather than read from the tensors each time. A graph has hundreds of splits,
+    // so the arrays are kept per thread and refilled rather than allocated for each.
+    thread_local std::vector<Op> op_at;
+    thread_local std::vector<std::uint8_t> empty_at;
+    thread_local std::vector<Id> base_at;
     // How many of its source slots each node uses (the last one set, plus one): the loops below
     // stop there rather than run through all of GGML_MAX_SRC.
-    std::vector<std::uint8_t> srcs_at(nodes.size());
+    thread_local std::vector<std::uint8_t> srcs_at;
+    op_at.resize(nodes.size());
+    empty_at.resize(nodes.size());
+    base_at.resize(nodes.size());
+    srcs_at.resize(nodes.size());
     for (int i = 0; i < n; ++i) {
         const Tensor& x = t[nodes[U(i)]];
         op_at[U(i)] = x.op;
@@ -758,9 +763,10 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
         }
         return false;
     };
-    std::vector<Id> order;
-    order.reserve(nodes.size());
-    std::vector<std::uint8_t> used(nodes.size(), 0);
+    thread_local std::vector<Id> order;
+    order.clear();
+    thread_local std::vector<std::uint8_t> used;
+    used.assign(nodes.size(), 0);
     // used_node_set: a tensor is placed when it is one of the split's nodes already ordered.
     // Indexed by tensor id and kept per thread (a hash map per split cost more than the rest of
     // the reorder on a 94-block MoE); only this split's entries are set, and reset on the way out.
@@ -768,7 +774,8 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
     if (pos.size() < t.size()) pos.resize(t.size(), -1);
     for (int i = 0; i < n; ++i)
         pos[static_cast<size_t>(nodes[U(i)])] = i;
-    std::vector<std::uint8_t> ordered(nodes.size(), 0);
+    thread_local std::vector<std::uint8_t> ordered;
+    ordered.assign(nodes.size(), 0);
     auto placed = [&](Id x) {
         const int i = x >= 0 ? pos[static_cast<size_t>(x)] : -1;
         return i >= 0 && ordered[U(i)];
@@ -832,7 +839,7 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
         if (tm.src[0] == at(u)) return canRepeat(t[other], tu);
         return canRepeat(tu, t[tm.src[0]]);
     };
-    std::vector<int> set; // the nodes placed together this round, reused across rounds
+    thread_local std::vector<int> set; // the nodes placed together this round, reused across rounds
     set.reserve(64);
     int first = 0;
     while (first < n) {
@@ -1020,7 +1027,7 @@ void vkGraphOptimize(const std::vector<Tensor>& t, const std::vector<Id>& base_o
     }
     for (const Id x : nodes)
         pos[static_cast<size_t>(x)] = -1;
-    nodes = std::move(order);
+    nodes.assign(order.begin(), order.end());
 }
 
 } // namespace
@@ -1171,19 +1178,25 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     // split; a weight read from another backend starts a new split so its copy's memory is
     // reused by the next one. Under pipeline parallelism every copy is made n_copies times and
     // kept (input and output), and so are the graph inputs.
+    // A split's inputs are split_inputs[in_begin, in_end): one list for all splits, filled in
+    // order, rather than a vector each (a graph has hundreds of splits).
     struct Split {
         int backend = 0;
         size_t start = 0, end = 0;
-        std::vector<std::pair<Id, Id>> inputs; // source, copy
+        size_t in_begin = 0, in_end = 0;
     };
     std::vector<Split> splits;
+    thread_local std::vector<std::pair<Id, Id>> split_inputs; // source, copy
+    split_inputs.clear();
     std::vector<std::pair<Id, int>> kept_copies; // pipeline copies, allocated first as leafs
     // The copy of a source in a backend (tensor_id_copy), keyed by source and backend.
-    std::unordered_map<std::uint64_t, Id> copy_of;
-    auto copyKey = [n_back](Id src, int backend) {
-        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) *
-                   static_cast<std::uint64_t>(n_back) +
-               static_cast<std::uint64_t>(static_cast<std::uint32_t>(backend));
+    // Kept per thread, one slot per graph tensor and backend: kNone where none was made yet.
+    thread_local std::vector<Id> copy_of;
+    const size_t n_graph = g.tensors().size();
+    copy_of.assign(n_graph * static_cast<size_t>(n_back), kNone);
+    auto copySlot = [&](Id src, int backend) -> Id& {
+        return copy_of[static_cast<size_t>(src) * static_cast<size_t>(n_back) +
+                       static_cast<size_t>(backend)];
     };
     std::vector<std::uint8_t> input_copied(t.size(), 0);
     const int n_copies = std::max(1, p.n_copies);
@@ -1208,20 +1221,21 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     size_t i = 0;
     while (i < nodes.size() && isViewOp(t[nodes[i]].op))
         ++i;
-    splits.push_back({i < nodes.size() ? be[nodes[i]] : 0, 0, 0, {}});
+    splits.push_back({i < nodes.size() ? be[nodes[i]] : 0, 0, 0, 0, 0});
     for (; i < nodes.size(); ++i) {
         const Id n = nodes[i];
         if (isViewOp(t[n].op)) continue;
         Split* sp = &splits.back();
         bool new_split = be[n] != sp->backend;
-        if (!new_split && !sp->inputs.empty())
+        if (!new_split && split_inputs.size() > sp->in_begin)
             for (const Id s : t[n].src)
                 if ((s == W && weightBackend(t[n]) != sp->backend) ||
                     (s != kNone && t[s].weight && srcBackend(t[n], s) != sp->backend))
                     new_split = true;
         if (new_split) {
             sp->end = i;
-            splits.push_back({be[n], i, 0, {}});
+            sp->in_end = split_inputs.size();
+            splits.push_back({be[n], i, 0, split_inputs.size(), split_inputs.size()});
             sp = &splits.back();
         }
         const int cur = sp->backend;
@@ -1239,8 +1253,7 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
                 }
             }
             if (sb == cur) continue;
-            const auto found = copy_of.find(copyKey(s, cur));
-            const Id known = found != copy_of.end() ? found->second : kNone;
+            const Id known = static_cast<size_t>(s) < n_graph ? copySlot(s, cur) : kNone;
             if (s != W && known != kNone) {
                 t[n].src[j] = known;
                 continue;
@@ -1256,12 +1269,13 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
                 kept_copies.emplace_back(extra, cur);
             }
             if (n_copies > 1) kept_copies.emplace_back(first, cur);
-            splits.back().inputs.emplace_back(s, first);
-            if (s != W) copy_of.emplace(copyKey(s, cur), first);
+            split_inputs.emplace_back(s, first);
+            if (s != W && static_cast<size_t>(s) < n_graph) copySlot(s, cur) = first;
             t[n].src[j] = first;
         }
     }
     splits.back().end = nodes.size();
+    splits.back().in_end = split_inputs.size();
 
     // What each tensor views (its own id when none): the skeletons' external writes have the one
     // weight tensor as view_src when they name no cache, and are then their own base.
@@ -1283,8 +1297,10 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     // source on its backend, which keeps it until the copy) and its copy, then the split's nodes.
     std::vector<Id> out_nodes, out_leafs;
     std::vector<int> node_buf, leaf_buf;
+    std::vector<Id> split_nodes;
     for (const Split& sp : splits) {
-        for (const auto& [src, cpy] : sp.inputs) {
+        for (size_t k = sp.in_begin; k < sp.in_end; ++k) {
+            const auto [src, cpy] = split_inputs[k];
             if (!t[src].external) {
                 Tensor dep;
                 dep.type = t[src].type;
@@ -1300,8 +1316,8 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
             out_nodes.push_back(cpy);
             node_buf.push_back(sp.backend);
         }
-        std::vector<Id> split_nodes(nodes.begin() + static_cast<std::ptrdiff_t>(sp.start),
-                                    nodes.begin() + static_cast<std::ptrdiff_t>(sp.end));
+        split_nodes.assign(nodes.begin() + static_cast<std::ptrdiff_t>(sp.start),
+                           nodes.begin() + static_cast<std::ptrdiff_t>(sp.end));
         deps.clear();
         if (reorder && sp.backend != cpu)
             vkGraphOptimize(t, base_of, use_count, p.vulkan_reorder, split_nodes, deps);
