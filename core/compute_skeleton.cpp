@@ -27,13 +27,17 @@ inline constexpr Bytes kCpuAlignment = 32;
 // llm_build_gemma2_iswa, llm_build_gemma3_iswa), checked node by node against the graphs
 // llama.cpp itself reserves (tests/validation/peak.cpp, HEADROOM_GRAPH_DUMP).
 struct Family {
-    bool qkv_bias = false;       // Q, K and V biases added after their projections (Qwen2)
-    bool qk_norm = false;        // RMS norm of each Q and K head before RoPE (Qwen3, Gemma 3)
-    bool layer_norm = false;     // ggml_norm instead of ggml_rms_norm (Command-R, Cohere2)
-    bool order_qkv = false;      // Q, K, V built in that order (else Q, V, K: build_attn's expands)
-    bool rope_swa_only = false;  // RoPE only in sliding-window layers (Cohere2)
-    bool parallel = false;       // attention and FFN both read the normed input (Command-R)
-    bool embd_scale = false;     // ggml_scale of the token embeddings (Gemma, Granite)
+    bool qkv_bias = false;      // Q, K and V biases added after their projections (Qwen2)
+    bool qk_norm = false;       // RMS norm of each Q and K head before RoPE (Qwen3, Gemma 3)
+    bool layer_norm = false;    // ggml_norm instead of ggml_rms_norm (Command-R, Cohere2)
+    bool order_qkv = false;     // Q, K, V built in that order (else Q, V, K: build_attn's expands)
+    bool rope_swa_only = false; // RoPE only in sliding-window layers (Cohere2)
+    bool parallel = false;      // attention and FFN both read the normed input (Command-R)
+    bool embd_scale = false;    // ggml_scale of the token embeddings (Gemma, Granite)
+    // Granite's scale (f_embedding_scale) is applied in llm_graph_context::build_inp_embd, which
+    // expands its result at once ("make sure the produced embeddings are immediately
+    // materialized"); Gemma's builders scale the embeddings themselves, expanded by their reader.
+    bool embd_scale_in_input = false;
     bool q_scale = false;        // ggml_scale of Q after RoPE (Gemma)
     bool residual_scale = false; // ggml_scale of the attention and FFN outputs (Granite)
     bool softcap = false;        // attention and final logit soft-capping (Gemma 2)
@@ -55,6 +59,10 @@ struct Family {
     bool moe_softmax_weights = false;
     bool moe_expert_bias = false;
     bool attn_out_bias = false;
+    // Attention sinks (gpt-oss, llm_build_openai_moe): one f32 per head that the attention's
+    // softmax reads (ggml_flash_attn_ext_add_sinks: FLASH_ATTN_EXT's fifth source;
+    // ggml_soft_max_add_sinks: SOFT_MAX's third).
+    bool sinks = false;
     bool rows_after_last = false;
     // Llama 4 (llm_build_llama_iswa): an L2 norm of Q and K after RoPE, NoPE layers (the
     // full-attention ones) scaling Q by the attn_scale input, experts chosen on the raw logits
@@ -97,7 +105,7 @@ bool familyOf(const std::string& arch, Family& f) {
         return true;
     }
     if (arch == "granite") {
-        f.embd_scale = f.residual_scale = f.logit_scale = true;
+        f.embd_scale = f.residual_scale = f.logit_scale = f.embd_scale_in_input = true;
         return true;
     }
     if (arch == "command-r" || arch == "cohere2") {
@@ -126,7 +134,7 @@ bool familyOf(const std::string& arch, Family& f) {
     }
     if (arch == "gpt-oss") {
         f.order_qkv = f.moe_logit_bias = f.moe_softmax_weights = f.moe_expert_bias = true;
-        f.attn_out_bias = f.rows_after_last = true;
+        f.attn_out_bias = f.rows_after_last = f.sinks = true;
         return true;
     }
     if (arch == "llama4") {
@@ -136,6 +144,7 @@ bool familyOf(const std::string& arch, Family& f) {
     }
     if (arch == "granitehybrid") {
         f.embd_scale = f.residual_scale = f.logit_scale = f.rope_swa_only = true;
+        f.embd_scale_in_input = true;
         f.moe_norm_w = f.mamba2 = true;
         return true;
     }
@@ -277,12 +286,14 @@ public:
         Id cur;
         if (p_.flash_attn) {
             const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1},
-                               {qp, kRead(l, n_kv), vRead(l, n_kv), mask});
+                               {qp, kRead(l, n_kv), vRead(l, n_kv), mask, f.sinks ? W : kNone});
+            if (f.sinks) g.setWeightBytes(fa, 4 * static_cast<Bytes>(n_head));
             cur = g.reshape(fa, {hd_v * n_head, ub, 1, 1});
         } else {
             Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {kRead(l, n_kv), qp});
             if (f.softcap) kq = g.scale(g.unary(Op::Unary, g.scale(kq)));
-            const Id sm = g.unary(Op::SoftMax, kq, {mask});
+            const Id sm = g.unary(Op::SoftMax, kq, {mask, f.sinks ? W : kNone});
+            if (f.sinks) g.setWeightBytes(sm, 4 * static_cast<Bytes>(n_head));
             const Id kqv = g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {vRead(l, n_kv), sm});
             const Id perm = g.permute(kqv, 0, 2, 1, 3);
             cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
@@ -418,7 +429,15 @@ public:
             const Id rep = g.op(Op::Repeat, Elem::F32, {n_embd, n_used, ub, 1}, {xr});
             xr = g.mul(rep, weights);
         }
-        auto bias = [&](Id t) { return f.moe_expert_bias ? g.unary(Op::AddId, t, {W, topk}) : t; };
+        // ggml_add_id: every expert's bias row, [n_out, n_expert] f32.
+        auto bias = [&](Id t) {
+            if (!f.moe_expert_bias) return t;
+            const Id b = g.unary(Op::AddId, t, {W, topk});
+            g.setWeightBytes(b,
+                             4 * static_cast<Bytes>(g.at(t).ne[0]) *
+                                 static_cast<Bytes>(std::max<std::uint32_t>(1, m_.moe.n_expert)));
+            return b;
+        };
         Id act;
         if (m_.moe.gated_experts) {
             const Id gate =
@@ -446,7 +465,7 @@ public:
         g.expand(out); // build_moe_ffn's result is in the graph before the shared expert
         if (m_.moe.n_expert_shared > 0) {
             // The shared experts read the same normed input; their output is added after.
-            Id shexp = ffn(x, n_ff * m_.moe.n_expert_shared);
+            Id shexp = ffn(x, m_.n_ff_shexp > 0 ? m_.n_ff_shexp : n_ff * m_.moe.n_expert_shared);
             // Qwen3-Next (qwen3next.cpp build_layer_ffn): scaled by sigmoid(ffn_gate_inp_shexp x).
             if (f.shexp_gate) shexp = g.mul(shexp, g.unary(Op::Unary, mm(1, x)));
             out = g.add(out, shexp);
@@ -1109,6 +1128,7 @@ public:
     Bytes dense(const Family& f) {
         Id inpL = embeddings();
         if (f.embd_scale) inpL = g.scale(inpL);
+        if (f.embd_scale_in_input) g.expand(inpL);
         // Next-token-prediction blocks are not part of the main graph.
         size_t n_layer = 0;
         for (const LayerShape& l : m_.layers)
@@ -1488,6 +1508,7 @@ std::uint64_t memoKey(const ModelShape& m, const ComputeGraphParams& p) {
                                   std::uint64_t{m.n_vocab},
                                   std::uint64_t{m.n_ff},
                                   std::uint64_t{m.n_ff_exp},
+                                  std::uint64_t{m.n_ff_shexp},
                                   std::uint64_t{m.moe.n_expert},
                                   std::uint64_t{m.moe.n_expert_used},
                                   std::uint64_t{m.moe.n_expert_shared},

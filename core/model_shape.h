@@ -170,6 +170,9 @@ struct ModelShape {
     std::uint32_t n_embd = 0;
     std::uint32_t n_ff = 0;     // dense FFN width (compute estimate)
     std::uint32_t n_ff_exp = 0; // expert FFN width (compute estimate)
+    // The shared experts' FFN width all together (ffn_up_shexp's rows; Granite 4.0-H's
+    // expert_shared_feed_forward_length); 0: n_ff_exp x n_expert_shared.
+    std::uint32_t n_ff_shexp = 0;
     std::uint32_t n_swa = 0;    // sliding window in tokens (0 = none)
     std::uint64_t n_params = 0; // total parameters (speed estimate); 0 = derive from bytes
     std::vector<LayerShape> layers;

@@ -1550,6 +1550,14 @@ Result<ModelShape> shapeFromInput(const ShapeInput& in) {
         shape.n_ff = std::max(shape.n_ff, hp.n_ff[il]);
     for (std::uint32_t il = 0; il < hp.nLayer(); ++il)
         shape.n_ff_exp = std::max(shape.n_ff_exp, hp.n_ff_exp[il]);
+    // The shared experts' width is their up projection's (llm_build_moe_ffn's shexp FFN reads
+    // ffn_up_shexp whatever the expert width).
+    for (const auto& t : in.tensors)
+        if (t.name.find(".ffn_up_shexp.weight") != std::string::npos && t.dims.size() >= 2) {
+            shape.n_ff_shexp =
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(t.dims[1], UINT32_MAX));
+            break;
+        }
     if (shape.n_ff_exp == 0 && hp.n_expert > 0) {
         // No expert_feed_forward_length (Mixtral-style llama): the width of ffn_up_exps.
         for (const auto& t : in.tensors)

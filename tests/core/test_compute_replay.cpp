@@ -547,6 +547,22 @@ private slots:
         QCOMPARE(r->front().bytes, Bytes{measured});
     }
 
+    void granitesScaledEmbeddingsAreInTheGraphBeforeTheFirstBlock() {
+        // llm_graph_context::build_inp_embd applies Granite's f_embedding_scale and expands the
+        // result at once, so in a Granite 4.0-H graph the SCALE is the second node, before the
+        // first Mamba-2 block's state rows (llama.cpp v0.5.0's graph, dumped by
+        // tests/validation/vulkan/alloc_replay.cpp: node_0 GET_ROWS, embd SCALE, then build_rs).
+        ModelShape m = mamba2();
+        m.architecture = "granitehybrid";
+        ComputeGraphParams params;
+        params.n_ubatch = params.n_outputs = 512;
+        params.n_kv = params.n_kv_swa = 4096;
+        const auto nodes = skeletonNodes(m, params);
+        QVERIFY(nodes.size() > 2);
+        QCOMPARE(QString::fromStdString(nodes[0]), QString("GET_ROWS [2560,512,1,1]"));
+        QCOMPARE(QString::fromStdString(nodes[1]), QString("SCALE [2560,512,1,1]"));
+    }
+
     void theNewSkeletonsNeedTheirShapesSizes() {
         // A Jamba without its SSM sizes (a catalog shape), a Qwen3-Next whose value heads are not
         // a multiple of its key heads, and a Gemma 3n without any full-attention layer have no

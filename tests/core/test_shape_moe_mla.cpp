@@ -138,7 +138,9 @@ private slots:
     }
 
     // A MoE without expert_shared_count but with *_shexp tensors (Qwen2-MoE style) has one
-    // shared expert; a per-layer expert_used_count array reports its maximum.
+    // shared expert; a per-layer expert_used_count array reports its maximum. Its width is its up
+    // projection's rows (5632 here), whatever the routed experts' (the compute skeleton's shared
+    // FFN).
     void sharedExpertIsInferredFromShexpTensors() {
         auto s = Header("qwen2moe")
                      .transformer(32768, 2048, 2, 16, 16, 128)
@@ -148,6 +150,7 @@ private slots:
                      .shape();
         QCOMPARE(s.moe.n_expert_shared, 1u);
         QCOMPARE(s.moe.n_expert_used, 6u);
+        QCOMPARE(s.n_ff_shexp, 5632u);
     }
 };
 
