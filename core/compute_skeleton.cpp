@@ -1039,8 +1039,13 @@ public:
             n_layer += l.is_mtp ? 0 : 1;
         for (size_t il = 0; il < n_layer; ++il) {
             g.setLayer(static_cast<std::int32_t>(il));
-            const Id attn = attention(m_.layers[il], norm(inpL, f), f);
-            const Id ssm = mamba2(norm(inpL, f), false);
+            // Attention and SSM each norm the block's input with the one attn_norm weight
+            // (llm_build_falcon_h1): a tensor of its own, copied to another backend once and kept
+            // for both (tensor_id_copy).
+            const Id attn_norm = g.ownWeight(4 * static_cast<Bytes>(m_.n_embd));
+            auto normed = [&] { return g.mul(pinned(g.rmsNorm(inpL)), attn_norm); };
+            const Id attn = attention(m_.layers[il], normed(), f);
+            const Id ssm = mamba2(normed(), false);
             const Id layer_out = g.add(mm(m_.n_embd, attn), ssm);
             Id ffn_inp = g.add(layer_out, inpL);
             if (il + 1 == n_layer) ffn_inp = g.getRows(ffn_inp, outIds());
