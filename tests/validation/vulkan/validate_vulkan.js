@@ -307,12 +307,9 @@ md += `  views and permutes, set_rows into the cache, build_rs's reshape, in-pla
 md += `  views), so ${llamaVersion}'s reorder windows and ggml-alloc's free blocks come out as llama.cpp's,\n`;
 md += `  the zero-size block build_rs's zero-byte extra-state rows leave included (Falcon-H1 at -ub 2048);\n`;
 md += `  a host weight's copy takes the file's bytes for that tensor;\n`;
-md += `- every replayed device buffer carries 6 MiB for what the replay does not model. Without it the\n`;
-md += `  replay is within 64 bytes of the measured buffer on ${replayExact} of the ${computeCases} buffers. The others\n`;
-md += `  (on either release): gpt-oss-20b -ngl 3 8 MiB high (not traced), Falcon-H1 -ngl 20\n`;
-md += `  without flash attention 0.5 MiB high, granite-4.0-h-tiny -ngl 6 84 KiB low and Falcon-H1\n`;
-md += `  -ngl 20 4 KiB low (a norm weight two ops read, which llama.cpp copies to the device once and the\n`;
-md += `  replay once per read), DeepSeek-V2-Lite -ngl 3 128 B high.\n`;
+md += `- every replayed device buffer carries 6 MiB for what the replay does not model (on models and\n`;
+md += `  settings this grid does not hold). Without it the replay is within 64 bytes of the measured\n`;
+md += `  buffer on ${replayExact} of the ${computeCases} buffers; the largest gap is DeepSeek-V2-Lite -ngl 3, 128 B high.\n`;
 md += `Weights go where llama.cpp's loader puts them: Mamba-1's ssm_a (Jamba) in host memory, since\n`;
 md += `ggml-vulkan cannot run its scan; tensors created with block 0's number (Gemma 3n's per-layer\n`;
 md += `projection) with block 0; what a -ot REGEX=CPU override names on the CPU (whole routed-expert\n`;
