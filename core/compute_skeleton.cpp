@@ -1565,11 +1565,9 @@ std::uint64_t memoKey(const ModelShape& m, const ComputeGraphParams& p) {
     return h;
 }
 
-std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& params) {
-    Family f;
-    const Kind kind = kindOf(model, f);
-    if (kind == Kind::None) return std::nullopt;
-    Builder b(model, params);
+// Builds the architecture's graph into `b` (kind not None); the CPU replay's peak when
+// b.replay_cpu is set.
+Bytes build(Builder& b, Kind kind, const Family& f) {
     if (kind == Kind::Mamba2) return b.mamba2Model();
     if (kind == Kind::Jamba) return b.jamba(f);
     if (kind == Kind::Qwen3Next) return b.qwen3next(f);
@@ -1577,6 +1575,14 @@ std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& p
     if (f.falcon_h1) return b.falconH1(f);
     if (f.lfm2) return b.lfm2(f);
     return f.nemotron_h ? b.nemotronH(f) : b.dense(f);
+}
+
+std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& params) {
+    Family f;
+    const Kind kind = kindOf(model, f);
+    if (kind == Kind::None) return std::nullopt;
+    Builder b(model, params);
+    return build(b, kind, f);
 }
 
 } // namespace
@@ -1638,32 +1644,21 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
     if (const auto it = memo.find(key); it != memo.end()) return it->second;
     Builder b(model, params);
     b.replay_cpu = false;
-    if (kind == Kind::Mamba2)
-        b.mamba2Model();
-    else if (kind == Kind::Jamba)
-        b.jamba(f);
-    else if (kind == Kind::Qwen3Next)
-        b.qwen3next(f);
-    else if (kind == Kind::Gemma3n)
-        b.gemma3n(f);
-    else if (f.nemotron_h)
-        b.nemotronH(f);
-    else if (f.falcon_h1)
-        b.falconH1(f);
-    else if (f.lfm2)
-        b.lfm2(f);
-    else
-        b.dense(f);
+    build(b, kind, f);
     // An FFN moved away from its block needs the skeleton's FFN matmuls tagged (Builder::ffnMm);
     // a builder that writes a block's FFN otherwise cannot place it.
-    for (size_t il = 0; il < placement.ffn_backend.size() && il < placement.layer_backend.size();
-         ++il) {
-        if (placement.ffn_backend[il] == placement.layer_backend[il]) continue;
-        const auto& ts = b.built().tensors();
-        if (std::none_of(ts.begin(), ts.end(), [il](const graph::Tensor& t) {
-                return t.ffn && t.layer == static_cast<std::int32_t>(il);
-            }))
-            return std::nullopt;
+    const size_t n_ffn = std::min(placement.ffn_backend.size(), placement.layer_backend.size());
+    bool moved = false;
+    for (size_t il = 0; il < n_ffn; ++il)
+        moved = moved || placement.ffn_backend[il] != placement.layer_backend[il];
+    if (moved) {
+        std::vector<std::uint8_t> tagged(n_ffn, 0);
+        for (const graph::Tensor& t : b.built().tensors())
+            if (t.ffn && t.layer >= 0 && static_cast<size_t>(t.layer) < n_ffn)
+                tagged[static_cast<size_t>(t.layer)] = 1;
+        for (size_t il = 0; il < n_ffn; ++il)
+            if (placement.ffn_backend[il] != placement.layer_backend[il] && tagged[il] == 0)
+                return std::nullopt;
     }
     std::vector<graph::BackendCompute> result = graph::replaySchedule(b.built(), placement);
     if (memo.size() >= kMemo) memo.clear();
@@ -1676,22 +1671,7 @@ std::vector<std::string> skeletonNodes(const ModelShape& model, const ComputeGra
     const Kind kind = kindOf(model, f);
     if (kind == Kind::None) return {};
     Builder b(model, params);
-    if (kind == Kind::Mamba2)
-        b.mamba2Model();
-    else if (kind == Kind::Jamba)
-        b.jamba(f);
-    else if (kind == Kind::Qwen3Next)
-        b.qwen3next(f);
-    else if (kind == Kind::Gemma3n)
-        b.gemma3n(f);
-    else if (f.nemotron_h)
-        b.nemotronH(f);
-    else if (f.falcon_h1)
-        b.falconH1(f);
-    else if (f.lfm2)
-        b.lfm2(f);
-    else
-        b.dense(f);
+    build(b, kind, f);
     return graph::describeNodes(b.built());
 }
 

@@ -139,27 +139,43 @@ private slots:
 
     void opsRunWhereTheirWeightsAreAndWhatCrossesIsCopied_data() {
         QTest::addColumn<bool>("op_offload");
+        QTest::addColumn<Bytes>("block0"); // block 0's weight bytes
+        QTest::addColumn<Bytes>("listed"); // its 64 x 64 matrix as the file lists it; 0: none
         QTest::addColumn<Bytes>("device");
         QTest::addColumn<Bytes>("host");
         // Block 0 on the CPU, block 1 and the output on device 0, 64 tokens of 64 f32 (16 KiB a
-        // hidden state), block 0's weight 8 KiB. tokens (256 B) -> token rows (GET_ROWS of
-        // token_embd, on the CPU whatever op offload says) -> h0 (block 0) -> h1 (block 1) ->
-        // logits (32 KiB, an output).
+        // hidden state). tokens (256 B) -> token rows (GET_ROWS of token_embd, on the CPU
+        // whatever op offload says) -> h0 (block 0) -> h1 (block 1) -> logits (32 KiB, an
+        // output).
         // Without op offload h0 runs on the CPU: the CPU holds tokens [0,256), the rows
         // [256,16640) and h0 [16640,33024) (the tokens' 256 B hole is too small), 33024 B; the
         // device gets a copy of h0 [0,16384), h1 [16384,32768), and the logits above both once
         // the copy is freed (its 16 KiB hole is too small): 32768 + 32768 = 65536 B.
-        QTest::newRow("block 0 on the CPU") << false << Bytes{65536} << Bytes{33024};
+        QTest::newRow("block 0 on the CPU")
+            << false << Bytes{8192} << Bytes{0} << Bytes{65536} << Bytes{33024};
         // With op offload (a batch of 64 >= 32) h0 runs on the device with a copy of block 0's
-        // weight: the CPU holds only the tokens and the rows, 16640 B; the device holds the
-        // weight's copy [0,8192) and the rows' [8192,24576) (h0's sources in order) and h0
-        // [24576,40960), then h1 takes the
-        // freed copies' place [0,16384) and the logits go on top of it once h0 is freed: 16384 +
-        // 32768 = 49152 B.
-        QTest::newRow("op offload") << true << Bytes{49152} << Bytes{16640};
+        // weight (8 KiB): the CPU holds only the tokens and the rows, 16640 B; the device holds
+        // the weight's copy [0,8192) and the rows' [8192,24576) (h0's sources in order) and h0
+        // [24576,40960), then h1 takes the freed copies' place [0,16384) and the logits go on
+        // top of it once h0 is freed: 16384 + 32768 = 49152 B.
+        QTest::newRow("op offload")
+            << true << Bytes{8192} << Bytes{0} << Bytes{49152} << Bytes{16640};
+        // Block 0 holding 40 KiB of which the matrix h0 reads is 16 KiB (f32), the rest read by
+        // no op here. Without the file's tensors the copy takes the block's bytes shared by
+        // elements, all 40 KiB: the weight's copy [0,40960), the rows' [40960,57344), h0
+        // [57344,73728), 73728 B.
+        QTest::newRow("op offload, the block's share")
+            << true << Bytes{40960} << Bytes{0} << Bytes{73728} << Bytes{16640};
+        // With the block's matrices listed the copy takes 16 KiB: [0,16384), the rows'
+        // [16384,32768), h0 [32768,49152); h1 then [0,16384) and the logits [16384,49152), the
+        // high-water mark 49152 B.
+        QTest::newRow("op offload, the file's own matrix")
+            << true << Bytes{40960} << Bytes{16384} << Bytes{49152} << Bytes{16640};
     }
     void opsRunWhereTheirWeightsAreAndWhatCrossesIsCopied() {
         QFETCH(bool, op_offload);
+        QFETCH(Bytes, block0);
+        QFETCH(Bytes, listed);
         QFETCH(Bytes, device);
         QFETCH(Bytes, host);
         Graph g;
@@ -180,55 +196,14 @@ private slots:
         p.layer_backend = {1, 0};
         p.expert_backend = {1, 0};
         p.output_backend = 0;
-        p.dense_bytes = {8192, 8192, 16384};
+        p.dense_bytes = {block0, 8192, 16384};
         p.expert_bytes = {0, 0, 0};
         p.op_offload = op_offload;
+        if (listed > 0) p.matrices = {{{64, 64, listed, false}}, {}};
         const auto r = replaySchedule(g, p);
         QCOMPARE(r.size(), size_t{2});
         QCOMPARE(r[0].bytes, device);
         QCOMPARE(r[1].bytes, host);
-    }
-
-    void anOffloadedWeightsCopyTakesItsOwnBytesWhenTheBlockListsIt_data() {
-        QTest::addColumn<bool>("listed");
-        QTest::addColumn<Bytes>("device");
-        // The op offload case above, block 0 holding 40 KiB of weights of which the 64 x 64
-        // matrix h0 reads is 16 KiB (f32); the rest no op of this graph reads. Without the file's
-        // tensors the copy takes the block's bytes shared by elements, all 40 KiB: the weight's
-        // copy [0,40960), the rows' [40960,57344), h0 [57344,73728), 73728 B.
-        QTest::newRow("share of the block") << false << Bytes{73728};
-        // With the block's matrices listed the copy takes 16 KiB: [0,16384), the rows'
-        // [16384,32768), h0 [32768,49152); h1 then [0,16384) and the logits [16384,49152), the
-        // high-water mark 49152 B.
-        QTest::newRow("the file's own matrix") << true << Bytes{49152};
-    }
-    void anOffloadedWeightsCopyTakesItsOwnBytesWhenTheBlockListsIt() {
-        QFETCH(bool, listed);
-        QFETCH(Bytes, device);
-        Graph g;
-        const Id w = g.weight();
-        const Id tokens = g.input(Elem::I32, 64);
-        const Id rows = g.op(Op::GetRows, Elem::F32, {64, 64, 1, 1}, {w, tokens});
-        g.setLayer(0);
-        const Id h0 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, rows});
-        g.setLayer(1);
-        const Id h1 = g.op(Op::MulMat, Elem::F32, {64, 64, 1, 1}, {w, h0});
-        g.setLayer(2);
-        const Id logits = g.op(Op::MulMat, Elem::F32, {128, 64, 1, 1}, {w, h1});
-        g.setOutput(logits);
-        g.expand(logits);
-
-        SchedPlacement p;
-        p.buffers = {BufferType{32, 0}, BufferType{32, 0}};
-        p.layer_backend = {1, 0};
-        p.expert_backend = {1, 0};
-        p.output_backend = 0;
-        p.dense_bytes = {40960, 8192, 16384};
-        p.expert_bytes = {0, 0, 0};
-        if (listed) p.matrices = {{{64, 64, 16384, false}}, {}};
-        const auto r = replaySchedule(g, p);
-        QCOMPARE(r.size(), size_t{2});
-        QCOMPARE(r[0].bytes, device);
     }
 
     void aBlocksNormRunsOnItsOwnDeviceWhenPinned_data() {

@@ -35,37 +35,13 @@ struct Pair {
     detail::Assignment cuda;
 };
 
-// llama8bLike with a recurrent state (Falcon-H1's 1.5 MiB of R and S per block, any size does) in
-// blocks [first, last], priced for llama.cpp `version` as `price` does.
-Pair priceRecurrent(LlamaVersion version, std::uint32_t first, std::uint32_t last,
-                    std::uint32_t ngl, const std::string& architecture = "llama") {
-    ModelShape m = llama8bLike();
-    m.architecture = architecture;
-    for (std::uint32_t il = first; il <= last && il < m.layers.size(); ++il) {
-        m.layers[il].recurrent_r = 256 * KiB;
-        m.layers[il].recurrent_s = 1280 * KiB;
-    }
+// Shape `m` at 4096 tokens, micro-batch 512, -ngl `ngl`, the blocks' parts moved as `moves` says
+// (what -ot patterns select, detail::tensorMoves), priced for llama.cpp `version`.
+Pair pricePlacement(const ModelShape& m, std::uint32_t ngl, std::vector<BlockMoves> moves = {},
+                    LlamaVersion version = ResolvedOptions{}.llama_version) {
     ResolvedOptions opt;
     opt.program = Program::Library;
     opt.llama_version = version;
-    opt.n_batch = 512;
-    opt.n_ubatch = 512;
-    detail::PlacementChoice choice;
-    choice.ngl = ngl;
-    Pair p;
-    p.price = priceContext(m, opt, 4096);
-    opt.backend = Backend::Vulkan;
-    p.vulkan = detail::assign(m, p.price, opt, budget("vulkan"), choice);
-    opt.backend = Backend::Cuda;
-    p.cuda = detail::assign(m, p.price, opt, budget("cuda"), choice);
-    return p;
-}
-
-// Shape `m` at 4096 tokens, micro-batch 512, -ngl `ngl`, the blocks' parts moved as `moves` says
-// (what -ot patterns select, detail::tensorMoves).
-Pair pricePlacement(const ModelShape& m, std::uint32_t ngl, std::vector<BlockMoves> moves = {}) {
-    ResolvedOptions opt;
-    opt.program = Program::Library;
     opt.n_batch = 512;
     opt.n_ubatch = 512;
     detail::PlacementChoice choice;
@@ -78,6 +54,19 @@ Pair pricePlacement(const ModelShape& m, std::uint32_t ngl, std::vector<BlockMov
     opt.backend = Backend::Cuda;
     p.cuda = detail::assign(m, p.price, opt, budget("cuda"), choice);
     return p;
+}
+
+// llama8bLike, as `architecture`, with a recurrent state (Falcon-H1's 1.5 MiB of R and S per
+// block, any size does) in blocks [first, last], priced as pricePlacement does.
+Pair priceRecurrent(LlamaVersion version, std::uint32_t first, std::uint32_t last,
+                    std::uint32_t ngl, const std::string& architecture = "llama") {
+    ModelShape m = llama8bLike();
+    m.architecture = architecture;
+    for (std::uint32_t il = first; il <= last && il < m.layers.size(); ++il) {
+        m.layers[il].recurrent_r = 256 * KiB;
+        m.layers[il].recurrent_s = 1280 * KiB;
+    }
+    return pricePlacement(m, ngl, {}, version);
 }
 
 // llama8bLike (32 blocks of 200 MiB: 50 MiB attention, 150 MiB FFN; 32 heads of 128, 8 KV heads;
