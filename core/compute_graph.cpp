@@ -239,6 +239,14 @@ Id Graph::cacheRead(Bytes bytes) {
     return add(t);
 }
 
+void Graph::setFlashAttnF16Copies(Id fa, std::int64_t k_elems, std::int64_t v_elems) {
+    const Bytes result = nbytes(t_[fa]);
+    Bytes end = result;
+    for (const std::int64_t e : {k_elems, v_elems})
+        if (e > 0) end = ceilDiv(end, 128) * 128 + 2 * static_cast<Bytes>(e);
+    t_[fa].fa_f16_extra = end - result;
+}
+
 Id Graph::ownWeight(Bytes bytes) {
     Tensor t;
     t.external = true;
@@ -352,11 +360,16 @@ struct Addr {
 // (ggml_dyn_tallocr_new_chunk: MAX(min_size, max_chunk_size)); without a maximum, one chunk.
 class Tallocr {
 public:
-    Tallocr(Bytes alignment, Bytes max_size)
-        : align_(std::max<Bytes>(1, alignment)),
+    Tallocr(Bytes alignment, Bytes max_size, bool fa_f16_copies = false)
+        : fa_f16_copies_(fa_f16_copies), align_(std::max<Bytes>(1, alignment)),
           max_chunk_(max_size == 0 ? std::numeric_limits<Bytes>::max() / 2
                                    : std::min(max_size, std::numeric_limits<Bytes>::max() / 2)) {}
     Bytes padded(Bytes size) const { return ceilDiv(size, align_) * align_; }
+    // ggml_backend_buft_get_alloc_size of `t` in this buffer type.
+    Bytes allocSize(const Tensor& t) const {
+        const Bytes n = nbytes(t);
+        return fa_f16_copies_ && t.op == Op::FlashAttn ? satAdd(n, t.fa_f16_extra) : n;
+    }
 
     // ggml_dyn_tallocr_alloc: the best-fitting block other than a chunk's last one in any chunk
     // (ties go to the later block), else the chunk's last block that wastes least (reuse_factor),
@@ -452,6 +465,7 @@ public:
     }
 
 private:
+    bool fa_f16_copies_;
     Bytes align_;
     Bytes max_chunk_;
     std::vector<Chunk> chunks_;
@@ -557,14 +571,15 @@ private:
             }
         }
         hn.buffer = buffer;
-        hn.addr = a_[static_cast<size_t>(buffer)].alloc(nbytes(t));
+        Tallocr& a = a_[static_cast<size_t>(buffer)];
+        hn.addr = a.alloc(a.allocSize(t));
     }
 
     // ggml_gallocr_free_extra_space.
     void freeExtra(const Tensor& node, const Tensor& parent, int buffer, Addr addr) {
         Tallocr& a = a_[static_cast<size_t>(buffer)];
-        const Bytes ps = a.padded(nbytes(parent));
-        const Bytes ns = a.padded(nbytes(node));
+        const Bytes ps = a.padded(a.allocSize(parent));
+        const Bytes ns = a.padded(a.allocSize(node));
         if (ps > ns) a.free({addr.chunk, addr.off + ns}, ps - ns);
     }
 
@@ -572,7 +587,8 @@ private:
     void release(Id id) {
         if (t_[id].output) return;
         HashNode& hn = h_[id];
-        a_[static_cast<size_t>(hn.buffer)].free(hn.addr, nbytes(t_[id]));
+        Tallocr& a = a_[static_cast<size_t>(hn.buffer)];
+        a.free(hn.addr, a.allocSize(t_[id]));
         hn.allocated = false;
     }
 
@@ -587,8 +603,8 @@ private:
 
 } // namespace
 
-Bytes replayPeak(const Graph& g, Bytes alignment) {
-    std::vector<Tallocr> tallocs{Tallocr(alignment, 0)};
+Bytes replayPeak(const Graph& g, Bytes alignment, bool flash_attn_f16_copies) {
+    std::vector<Tallocr> tallocs{Tallocr(alignment, 0, flash_attn_f16_copies)};
     const std::vector<int> leaf_buf(g.leafs().size(), 0);
     const std::vector<int> node_buf(g.nodes().size(), 0);
     std::vector<HashNode> hash;
@@ -1120,10 +1136,13 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     // (op_offload, a host weight, ggml_backend_vk_device_offload_op); ROPE and FLASH_ATTN_EXT are
     // not placed by weights.
     std::vector<int> be(t.size(), -1);
+    auto cacheBackend = [&](const Tensor& x) {
+        return p.kv_on_host && !x.weight ? cpu : layerBackend(x.layer);
+    };
     for (const Id l : g.leafs()) {
         if (l == W) continue;
         if (t[l].external)
-            be[l] = layerBackend(t[l].layer);
+            be[l] = cacheBackend(t[l]);
         else if (t[l].input)
             be[l] = cpu;
     }
@@ -1134,7 +1153,11 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
             continue;
         }
         if (tn.external) {
-            be[n] = layerBackend(tn.layer);
+            be[n] = cacheBackend(tn);
+            continue;
+        }
+        if (p.kv_on_host && tn.kqv_out) {
+            be[n] = cpu;
             continue;
         }
         if (tn.input) {
@@ -1144,7 +1167,11 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         if (tn.op == Op::Rope || tn.op == Op::FlashAttn || !hasWeight(tn)) continue;
         const int wb = weightBackend(tn);
         be[n] = wb;
-        if (p.op_offload && wb == cpu && cpu > 0 && opBatch(tn) >= p.offload_min_batch) be[n] = 0;
+        const bool offloadable =
+            !p.offload_matmul_only || tn.op == Op::MulMat || tn.op == Op::MulMatId;
+        if (p.op_offload && offloadable && wb == cpu && cpu > 0 &&
+            opBatch(tn) >= p.offload_min_batch)
+            be[n] = 0;
     }
     // Pass 2: the devices' assignments expand down and up over unassigned nodes, the CPU's
     // stopping them; then every backend's, down and up.
@@ -1360,7 +1387,7 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
     std::vector<Tallocr> tallocs;
     tallocs.reserve(static_cast<size_t>(n_back));
     for (const BufferType& b : p.buffers)
-        tallocs.emplace_back(b.alignment, b.max_size);
+        tallocs.emplace_back(b.alignment, b.max_size, b.flash_attn_f16_copies);
     thread_local std::vector<HashNode> hash;
     Replay r(t, out_leafs, out_nodes, leaf_buf, node_buf, tallocs, hash);
     r.run();

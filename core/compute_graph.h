@@ -87,11 +87,18 @@ struct Tensor {
     // A block's weighted norm, which llama.cpp pins to the block's backend when the scheduler
     // would otherwise run it with the previous block (SchedPlacement::pin_norms).
     bool layer_norm_pin = false;
+    // The attention output without flash attention (build_attn_mha's "kqv_merged_cont"), which
+    // llama.cpp runs on the CPU when the KV cache is (SchedPlacement::kv_on_host).
+    bool kqv_out = false;
     // A weight of its own (Graph::ownWeight), in a weights buffer like the stand-in.
     bool weight = false;
     // The bytes of the small f32 weight an op other than a matrix product reads (a convolution
     // kernel, SSM A or D, a group norm's weight); 0: one row of ne[0] values (a norm, a bias).
     Bytes weight_bytes = 0;
+    // What ggml-cuda's FLASH_ATTN_EXT allocation holds beyond its result: F16 copies of a
+    // quantized K and V for the tile and MMA kernels (ggml_cuda_flash_attn_ext_get_alloc_size).
+    // Counted only in a buffer whose type asks for it (BufferType::flash_attn_f16_copies).
+    Bytes fa_f16_extra = 0;
     // A matmul of a block's FFN projections (ffn_up / ffn_gate / ffn_down, or the shared
     // expert's), whose weight a tensor override may put elsewhere (SchedPlacement::ffn_backend).
     bool ffn = false;
@@ -115,10 +122,14 @@ public:
     // Tags every tensor made from now on with block `il` (Tensor::layer).
     void setLayer(std::int32_t il) { layer_ = il; }
     void pinToLayer(Id t) { t_[t].layer_norm_pin = true; }
+    void markKqvOut(Id t) { t_[t].kqv_out = true; }
     // What copying `t` (a view of a cache) to another backend takes (Tensor::copy_bytes).
     void setCopyBytes(Id t, Bytes bytes) { t_[t].copy_bytes = bytes; }
     // What the small weight `t` reads takes (Tensor::weight_bytes).
     void setWeightBytes(Id t, Bytes bytes) { t_[t].weight_bytes = bytes; }
+    // ggml_cuda_flash_attn_ext_get_f16_extra_data: after the result, each of K and V that is
+    // converted (`k_elems`, `v_elems` elements; 0 = not converted) starts at the next 128 bytes.
+    void setFlashAttnF16Copies(Id fa, std::int64_t k_elems, std::int64_t v_elems);
     void markFfn(Id t) { t_[t].ffn = true; }
     // ggml_new_tensor + ggml_set_input.
     Id input(Elem type, std::int64_t ne0, std::int64_t ne1 = 1, std::int64_t ne2 = 1,
@@ -184,14 +195,18 @@ Bytes nbytes(const Tensor& t);
 // source after its last consumer, in place where ggml_op_can_inplace allows) over
 // ggml_dyn_tallocr's best-fit free blocks, each size padded to `alignment`
 // (ggml_backend_buft_get_alignment: 32 on the CPU, TENSOR_ALIGNMENT). One chunk: the CPU
-// buffer type has no maximum size.
-Bytes replayPeak(const Graph& g, Bytes alignment);
+// buffer type has no maximum size. `flash_attn_f16_copies`: the buffer type is ggml-cuda's
+// (BufferType::flash_attn_f16_copies).
+Bytes replayPeak(const Graph& g, Bytes alignment, bool flash_attn_f16_copies = false);
 
 // One backend's compute buffer type: ggml_backend_buft_get_alignment and
 // ggml_backend_buft_get_max_size (the chunk size ggml_dyn_tallocr packs into).
 struct BufferType {
     Bytes alignment = 32;
     Bytes max_size = 0; // 0: no maximum (the CPU buffer type)
+    // ggml_backend_buft_get_alloc_size adds Tensor::fa_f16_extra to a FLASH_ATTN_EXT node
+    // (ggml-cuda's buffer type, BackendTraits::flash_attn_f16_copies).
+    bool flash_attn_f16_copies = false;
 };
 
 // Which ggml_vk_graph_optimize reorders the device splits: none (a CPU-only or CUDA/Metal plan),
@@ -226,13 +241,19 @@ struct SchedPlacement {
     std::vector<std::vector<Matrix>> matrices;
     std::int64_t n_expert = 0;
     bool op_offload = true;
-    std::int64_t offload_min_batch = 32; // ggml-vulkan op_offload_min_batch_size
-    int n_copies = 1;                    // pipeline parallelism: GGML_SCHED_MAX_COPIES
+    std::int64_t offload_min_batch = 32; // the device's op_offload_min_batch_size
+    // ggml-metal's offload_op takes only matrix products (BackendTraits::offload MatMulOnly).
+    bool offload_matmul_only = false;
+    int n_copies = 1; // pipeline parallelism: GGML_SCHED_MAX_COPIES
     // src/llama-context.cpp llama_context::graph_get_cb: under full offload (n_gpu_layers >
     // n_layer) or a micro-batch under 32, each block's weighted norms ("norm", named by
     // llm_graph_context::build_norm) are set to the block's backend before the scheduler places
     // the rest (ggml_backend_sched_set_tensor_backend).
     bool pin_norms = false;
+    // -nkvo: every cache in host memory (llama_kv_cache and llama_memory_recurrent ctors:
+    // offload ? model.dev_layer(il) : the CPU), and build_attn_mha sets the attention output
+    // without flash attention to the CPU (ggml_backend_sched_set_tensor_backend).
+    bool kv_on_host = false;
     // ggml/src/ggml-vulkan/ggml-vulkan.cpp ggml_vk_graph_optimize reorders each device split
     // before it is allocated (ggml_backend_sched_split_graph calls ggml_backend_graph_optimize);
     // the release picks its rules (VulkanReorder).

@@ -287,6 +287,7 @@ public:
         if (p_.flash_attn) {
             const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd_v, n_head, ub, 1},
                                {qp, kRead(l, n_kv), vRead(l, n_kv), mask, f.sinks ? W : kNone});
+            f16Copies(fa, n_head_kv * hd_k * n_kv * n_seqs(), n_head_kv * hd_v * n_kv * n_seqs());
             if (f.sinks) g.setWeightBytes(fa, 4 * static_cast<Bytes>(n_head));
             cur = g.reshape(fa, {hd_v * n_head, ub, 1, 1});
         } else {
@@ -297,6 +298,7 @@ public:
             const Id kqv = g.op(Op::MulMat, Elem::F32, {hd_v, ub, n_head, 1}, {vRead(l, n_kv), sm});
             const Id perm = g.permute(kqv, 0, 2, 1, 3);
             cur = g.cont(perm, {hd_v * n_head, ub, 1, 1});
+            g.markKqvOut(cur);
         }
         g.expand(cur); // kqv_out; the rotation back is reached from the output projection
         if (v_rot > 0) cur = hadamard(cur, rotInput(swa, true, v_rot));
@@ -354,6 +356,8 @@ public:
         Id cur;
         if (p_.flash_attn) {
             const Id fa = g.op(Op::FlashAttn, Elem::F32, {lora, nh, ub, 1}, {qp, kp, vp, mask});
+            // V is a view of K (V_is_K_view): one copy serves both.
+            f16Copies(fa, (lora + rope) * p_.n_kv * n_seqs(), 0);
             const Id fp = g.permute(fa, 0, 2, 1, 3);
             const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, fp});
             const Id vc = g.cont(g.permute(vm, 0, 2, 1, 3), {hv, nh, ub, 1});
@@ -369,6 +373,7 @@ public:
             const Id kqv = g.op(Op::MulMat, Elem::F32, {lora, ub, nh, 1}, {v_cont, sm});
             const Id vm = g.op(Op::MulMat, Elem::F32, {hv, ub, nh, 1}, {W, kqv});
             cur = g.cont(g.permute(vm, 0, 2, 1, 3), {hv * nh, ub, 1, 1});
+            g.markKqvOut(cur);
         }
         g.expand(cur);
         return cur;
@@ -824,12 +829,15 @@ public:
         Id cur;
         if (p_.flash_attn) {
             const Id fa = g.op(Op::FlashAttn, Elem::F32, {hd, n_head, ub, 1}, {qp, kc, vc, mask});
+            f16Copies(fa, static_cast<std::int64_t>(ls.n_embd_k_gqa) * n_kv * n_seqs(),
+                      static_cast<std::int64_t>(ls.n_embd_v_gqa) * n_kv * n_seqs());
             cur = g.reshape(fa, {hd * n_head, ub, 1, 1});
         } else {
             const Id kq = g.op(Op::MulMat, Elem::F32, {n_kv, ub, n_head, 1}, {kc, qp});
             const Id sm = g.unary(Op::SoftMax, kq, {mask});
             const Id kqv = g.op(Op::MulMat, Elem::F32, {hd, ub, n_head, 1}, {vc, sm});
             cur = g.cont(g.permute(kqv, 0, 2, 1, 3), {hd * n_head, ub, 1, 1});
+            g.markKqvOut(cur);
         }
         g.expand(cur);
         if (v_rot > 0) cur = hadamard(cur, rotInput(swa, true, v_rot));
@@ -1221,6 +1229,15 @@ private:
     }
     // llm_graph_input_rs: s_copy [n_rs] and its two views (the batch's sequences, the rest).
     std::int64_t n_seqs() const { return std::max<std::uint32_t>(1, p_.n_seqs); }
+    // ggml-cuda's FLASH_ATTN_EXT holds F16 copies of a K and V cache of any other type
+    // (Graph::setFlashAttnF16Copies) when the tile or MMA kernel runs it:
+    // ggml_cuda_get_best_fattn_kernel (fattn.cu) picks the vector kernel, which reads the cache
+    // as it is, for at most two tokens only. Counted only in a buffer that asks for it.
+    void f16Copies(Id fa, std::int64_t k_elems, std::int64_t v_elems) {
+        if (p_.n_ubatch <= 2) return;
+        g.setFlashAttnF16Copies(fa, p_.type_k != GgmlType::F16 ? k_elems : 0,
+                                p_.type_v != GgmlType::F16 ? v_elems : 0);
+    }
     Id sCopy() {
         if (s_copy_ == kNone) s_copy_ = g.input(Elem::I32, n_seqs());
         return s_copy_;

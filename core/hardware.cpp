@@ -1,5 +1,6 @@
 #include "hardware.h"
 
+#include "backend/backend.h"
 #include "gpu_specs.h"
 
 #include <algorithm>
@@ -138,9 +139,10 @@ Result<HardwareSnapshot> snapshotFromGpuNames(const std::vector<std::string>& na
         }
         GpuDevice g;
         g.name = spec->full_name;
-        g.backend = spec->vendor_id == 0x106b   ? "metal"
-                    : spec->vendor_id == 0x10de ? "cuda"
-                                                : "vulkan";
+        g.backend = std::string(traitsOf(spec->vendor_id == 0x106b   ? Backend::Metal
+                                         : spec->vendor_id == 0x10de ? Backend::Cuda
+                                                                     : Backend::Vulkan)
+                                    .name);
         g.vendor_id = spec->vendor_id;
         g.device_id = spec->device_id;
         g.integrated = spec->uma;

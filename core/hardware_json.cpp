@@ -1,5 +1,6 @@
 #include "hardware_json.h"
 
+#include "backend/backend.h"
 #include "resources.h"
 #include "text_file.h"
 
@@ -158,10 +159,12 @@ GpuDevice gpuFromJson(const json& j, const std::string& path, std::optional<Erro
     r.str("name", g.name);
     r.str("backend", g.backend);
     // "rpc": a device an rpc-server serves whose backend the protocol does not say.
-    if (g.backend != "cuda" && g.backend != "vulkan" && g.backend != "metal" &&
-        g.backend != "cpu" && !(rpc && g.backend == "rpc"))
-        r.fail("backend",
-               "'" + g.backend + "' is not one of cuda, vulkan, metal, cpu" + (rpc ? ", rpc" : ""));
+    const auto known = backendFromName(g.backend);
+    if (!known || (*known == Backend::Rpc && !rpc))
+        r.fail("backend", "'" + g.backend + "' is not one of " +
+                              std::string(backendNamesForHelp()) + (rpc ? ", rpc" : ""));
+    else
+        g.backend = std::string(traitsOf(*known).name); // one spelling per backend
     r.id("vendor_id", g.vendor_id);
     r.id("device_id", g.device_id);
     r.str("pci_address", g.pci_address);

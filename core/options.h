@@ -2,6 +2,7 @@
 // (llama-server with no flags), so an option left alone prices what the user would really get.
 #pragma once
 
+#include "backend/backend.h"
 #include "ggml_type.h"
 #include "launch/launch_config.h"
 #include "launch/llama_defaults.h"
@@ -15,12 +16,9 @@
 
 namespace headroom {
 
-enum class Backend { Auto, Cpu, Cuda, Vulkan, Metal };
 enum class MtpMode { Auto, On, Off };
 // How a KV page restored from spill is paid for: the latency budget of the product using it.
 enum class LatencyProfile { Text, Voice };
-
-const char* backendName(Backend b);
 
 // The program that runs the model, since it decides how many rows of logits llama.cpp reserves
 // (llama.cpp v0.5.0 src/llama-context.cpp, llama_context ctor: n_outputs_max = the context
@@ -89,6 +87,12 @@ struct PlanOptions {
     // -bs/--backend-sampling: llama-server samples on the backend, and the output buffer holds
     // the sampler's logits, probabilities and candidates beside the logits (written as given).
     bool backend_sampling = false;
+    // -nkvo/--no-kv-offload: every layer's KV cache and recurrent state in host memory, and the
+    // attention that reads it with it (priced as given, written in the launch).
+    bool kv_offload = true;
+    // --no-op-offload: ops whose weights are in host memory stay on the CPU instead of being
+    // run on a device with the weight copied over (llama_context_params::op_offload).
+    bool op_offload = true;
 };
 
 } // namespace headroom

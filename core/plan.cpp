@@ -192,22 +192,6 @@ const char* postureName(Posture p) {
     return "?";
 }
 
-const char* backendName(Backend b) {
-    switch (b) {
-    case Backend::Auto:
-        return "auto";
-    case Backend::Cpu:
-        return "cpu";
-    case Backend::Cuda:
-        return "cuda";
-    case Backend::Vulkan:
-        return "vulkan";
-    case Backend::Metal:
-        return "metal";
-    }
-    return "?";
-}
-
 const char* programName(Program p) {
     switch (p) {
     case Program::LlamaServer:

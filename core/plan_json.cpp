@@ -86,7 +86,9 @@ json optionsToJson(const PlanOptions& o) {
               {"latency", o.latency == LatencyProfile::Voice ? "voice" : "text"},
               {"llama_version", llamaVersionName(o.llama_version)},
               {"program", programName(o.program)},
-              {"backend_sampling", o.backend_sampling}};
+              {"backend_sampling", o.backend_sampling},
+              {"kv_offload", o.kv_offload},
+              {"op_offload", o.op_offload}};
     j["load_mode"] = o.load_mode ? json(loadModeName(*o.load_mode)) : json(nullptr);
     j["context"] = o.context ? json(*o.context) : json(nullptr);
     const PinnedPlacement& p = o.pinned;
@@ -156,6 +158,7 @@ json launchConfigToJson(const LaunchConfig& c) {
             {"spec_type", c.spec_draft_mtp ? json("draft-mtp") : json(nullptr)},
             {"spec_draft_n_max", c.spec_draft_n_max},
             {"backend_sampling", c.backend_sampling},
+            {"op_offload", c.op_offload},
             {"fit", opt(c.fit, [](bool v) { return v; })},
             {"fit_target_mib", c.fit_target_mib}};
 }

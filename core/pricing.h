@@ -41,6 +41,11 @@ struct ResolvedOptions {
     Program program = Program::LlamaServer;
     std::uint32_t n_draft = 0;
     bool backend_sampling = false; // -bs: the output buffer holds the backend sampler's rows
+    // --no-op-offload off: the scheduler may run an op whose weight is in host memory on a device
+    // (ggml_backend_sched_new's op_offload, llama_context_params::op_offload, default true).
+    bool op_offload = true;
+    // -nkvo off: caches with their layer's device (llama_context_params::offload_kqv).
+    bool kv_offload = true;
     bool kv_unified = false;
     bool swa_full = false;
     bool mtp = false;

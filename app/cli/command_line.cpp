@@ -20,7 +20,7 @@ std::vector<std::string> expandLlamaAliases(std::vector<std::string> args) {
         {"-ngl", "--gpu-layers"},      {"-ot", "--override-tensor"}, {"-ts", "--tensor-split"},
         {"-sm", "--split-mode"},       {"-cmoe", "--cpu-moe"},       {"-ncmoe", "--n-cpu-moe"},
         {"-lm", "--load-mode"},        {"-fitt", "--fit-target"},    {"-fitc", "--fit-ctx"},
-        {"-bs", "--backend-sampling"},
+        {"-bs", "--backend-sampling"}, {"-nkvo", "--no-kv-offload"},
     };
     for (auto& a : args) {
         for (const auto& [shortName, longName] : aliases) {

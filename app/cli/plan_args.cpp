@@ -142,6 +142,10 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
     g->add_flag("--backend-sampling", f.backend_sampling,
                 "-bs: llama-server samples on the backend (priced in the output buffer, written "
                 "in the launch)");
+    g->add_flag("--no-kv-offload", f.no_kv_offload,
+                "KV cache and recurrent state in system RAM, the attention over it on the CPU");
+    g->add_flag("--no-op-offload", f.no_op_offload,
+                "keep ops whose weights are in system RAM on the CPU (no copies to the GPU)");
     auto* p = app.add_option_group(
         "Placement", "your own placement, priced as given instead of searched (llama.cpp's flags)");
     p->add_option("--gpu-layers,--n-gpu-layers", f.placement.gpu_layers,
@@ -322,16 +326,10 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
         o.extra_reserve = *r;
     }
     if (!f.backend.empty()) {
-        if (f.backend == "cpu")
-            o.backend = Backend::Cpu;
-        else if (f.backend == "cuda")
-            o.backend = Backend::Cuda;
-        else if (f.backend == "vulkan")
-            o.backend = Backend::Vulkan;
-        else if (f.backend == "metal")
-            o.backend = Backend::Metal;
-        else
-            return badArg("--backend", f.backend, "cpu, cuda, vulkan, metal");
+        const auto b = backendFromName(f.backend);
+        if (!b || *b == Backend::Rpc)
+            return badArg("--backend", f.backend, std::string(backendNamesForHelp()));
+        o.backend = *b;
     }
     if (!f.latency.empty()) {
         if (f.latency == "voice")
@@ -378,6 +376,8 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
         o.program = *p;
     }
     o.backend_sampling = f.backend_sampling;
+    o.kv_offload = !f.no_kv_offload;
+    o.op_offload = !f.no_op_offload;
     if (!f.mmproj.empty()) o.mmproj = true; // the file's size is read by resolveModel
     auto pinned = readPlacementFlags(f.placement);
     if (!pinned) return pinned.error();

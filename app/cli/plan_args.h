@@ -56,6 +56,8 @@ struct OptionFlags {
     bool no_mmap = false;            // --no-mmap (ditto, --load-mode none)
     std::string program;             // --program llama-server (default) | library
     bool backend_sampling = false;   // -bs/--backend-sampling
+    bool no_kv_offload = false;      // -nkvo/--no-kv-offload
+    bool no_op_offload = false;      // --no-op-offload
     // The user's placement ("what if"), as llama.cpp takes it: -ngl, --n-cpu-moe, --cpu-moe, -ot,
     // -ts, -sm (read by readPlacementFlags, as the GUI's placement fields are).
     PlacementFlags placement;

@@ -60,6 +60,86 @@ CatalogParamSplit catalogParamSplit(const CatalogEntry& e) {
     return s;
 }
 
+CatalogParamSplit catalogTypedSplit(const CatalogEntry& e, FileType ftype) {
+    CatalogParamSplit s;
+    const std::int64_t d = e.n_embd;
+    const std::uint32_t n_trunk = e.nTrunk();
+    QuantModel m;
+    m.n_layer = e.n_layer;
+    m.n_expert = e.n_expert;
+    const std::uint32_t kv0 = e.n_head_kv.empty() ? 0 : e.n_head_kv[0];
+    m.n_gqa = kv0 > 0 && !e.n_head.empty() ? std::max<std::uint32_t>(1, e.n_head[0] / kv0) : 1;
+    m.tied_embeddings = e.tied_embeddings;
+    m.falcon = e.architecture == "falcon";
+    // Bytes of `rows` rows of `ne0` elements as the mixture types them.
+    auto typed = [&](TensorRole role, std::int64_t ne0, std::uint64_t rows, std::int32_t layer,
+                     bool bank = false, std::int32_t v_index = 0, std::int32_t n_v = 0) {
+        QuantTensor t{role, ne0, bank, layer, v_index, n_v};
+        return satMul(ggmlRowBytes(quantizedType(ftype, m, t), static_cast<std::uint64_t>(ne0)),
+                      rows);
+    };
+    // qs.n_attention_wv: the attn_v-like tensors, one a block with attention.
+    std::int32_t n_attn_v = 0;
+    for (std::uint32_t il = 0; il < e.n_layer; ++il)
+        if (!e.recurrent.matches(il, n_trunk) && e.n_head[il] > 0) ++n_attn_v;
+    s.token_embd = typed(TensorRole::TokenEmbd, d, e.n_vocab, 0);
+    s.output = e.tied_embeddings ? 0 : typed(TensorRole::Output, d, e.n_vocab, 0);
+    std::int32_t v_index = 0;
+    for (std::uint32_t il = 0; il < e.n_layer; ++il) {
+        const auto layer = static_cast<std::int32_t>(il);
+        std::uint64_t attn = 0, ffn = 0, experts = 0;
+        const std::int64_t nh = e.n_head[il];
+        if (e.recurrent.matches(il, n_trunk)) {
+            // The mixer's matrices read the block's input: typed at the mixture's base.
+            const std::uint64_t params =
+                e.mixer_params ? e.mixer_params
+                               : 2 * d * nh * e.head_dim_k + 2 * d * e.n_head_kv[il] * e.head_dim_k;
+            attn = typed(TensorRole::Other, d, params / static_cast<std::uint64_t>(d), layer);
+        } else if (e.isMla()) {
+            const std::int64_t nope = e.head_dim_k > e.rope_dim ? e.head_dim_k - e.rope_dim : 0;
+            if (e.q_lora_rank) {
+                attn += typed(TensorRole::AttnQ, d, e.q_lora_rank, layer);
+                attn += typed(TensorRole::AttnQ, e.q_lora_rank, nh * e.head_dim_k, layer);
+            } else {
+                attn += typed(TensorRole::AttnQ, d, nh * e.head_dim_k, layer);
+            }
+            attn += typed(TensorRole::Other, d, e.kv_lora_rank + e.rope_dim, layer);
+            attn += typed(TensorRole::AttnKvB, e.kv_lora_rank, nh * (nope + e.head_dim_v), layer,
+                          false, v_index++, n_attn_v);
+            attn += typed(TensorRole::AttnOutput, nh * e.head_dim_v, d, layer);
+        } else if (nh > 0) {
+            const bool swa = e.swa.matches(il, n_trunk);
+            const std::int64_t hk = swa && e.swa_head_dim_k ? e.swa_head_dim_k : e.head_dim_k;
+            const std::int64_t hv = swa && e.swa_head_dim_v ? e.swa_head_dim_v : e.head_dim_v;
+            const std::int64_t nkv = swa && e.swa_n_head_kv ? *e.swa_n_head_kv : e.n_head_kv[il];
+            attn += typed(TensorRole::AttnQ, d, nh * hk, layer);
+            attn += typed(TensorRole::AttnK, d, nkv * hk, layer);
+            attn += typed(TensorRole::AttnV, d, nkv * hv, layer, false, v_index++, n_attn_v);
+            attn += typed(TensorRole::AttnOutput, nh * hv, d, layer);
+        }
+        const bool moe_layer = e.n_expert > 0 && il >= e.dense_lead;
+        auto projections = [&](std::int64_t width, std::uint64_t copies, bool bank) {
+            std::uint64_t b = 0;
+            if (width == 0 || copies == 0) return b;
+            b += typed(TensorRole::FfnUp, d, width * copies, layer, bank);
+            if (e.ffn_gated) b += typed(TensorRole::FfnGate, d, width * copies, layer, bank);
+            b += typed(TensorRole::FfnDown, width, d * copies, layer, bank);
+            return b;
+        };
+        if (moe_layer) {
+            experts = projections(e.n_ff_exp, e.n_expert, true);
+            ffn = projections(e.n_ff_shexp, e.n_expert_shared, false) +
+                  typed(TensorRole::Unquantized, d, e.n_expert, layer); // the router
+        } else {
+            ffn = projections(e.n_ff[il], 1, false);
+        }
+        s.attn.push_back(attn);
+        s.ffn.push_back(ffn);
+        s.experts.push_back(experts);
+    }
+    return s;
+}
+
 namespace {
 
 // Spreads `total` over weights proportionally; the remainder of the integer division goes to
@@ -182,11 +262,15 @@ ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q) {
         s.notes.push_back("weights: per-group sizes from the catalog; per-layer split by "
                           "parameter count");
     } else {
-        std::vector<std::uint64_t> w{p.token_embd, p.output};
+        // A standard mixture splits the file by each part's bytes at its tensors' types; any
+        // other quant by parameter count.
+        const auto ftype = fileTypeFromQuantName(q.name);
+        const CatalogParamSplit by = ftype ? catalogTypedSplit(e, *ftype) : p;
+        std::vector<std::uint64_t> w{by.token_embd, by.output};
         for (std::uint32_t il = 0; il < e.n_layer; ++il) {
-            w.push_back(p.attn[il]);
-            w.push_back(p.ffn[il]);
-            w.push_back(p.experts[il]);
+            w.push_back(by.attn[il]);
+            w.push_back(by.ffn[il]);
+            w.push_back(by.experts[il]);
         }
         const auto parts = apportion(satSub(q.file_bytes, header), w);
         s.token_embd_bytes = parts[0];
@@ -196,8 +280,10 @@ ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q) {
             s.layers[il].ffn_bytes = parts[3 + 3 * il];
             s.layers[il].experts_bytes = parts[4 + 3 * il];
         }
-        s.notes.push_back("weights: file size from the catalog (" + q.source +
-                          "), split over tensors by parameter count (an estimate)");
+        s.notes.push_back(
+            "weights: file size from the catalog (" + q.source + "), split over tensors " +
+            (ftype ? "by their bytes at llama-quantize's " + q.name + " types (the mixture's rules)"
+                   : std::string("by parameter count (an estimate)")));
     }
     if (e.tied_embeddings && s.output_bytes == 0) {
         // llama.cpp loads the tied token_embd a second time as the output head

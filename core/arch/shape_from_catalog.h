@@ -3,6 +3,7 @@
 // builder), the quant's file size gives the weights (split as catalog.h's header describes).
 #pragma once
 
+#include "arch/quant_types.h"
 #include "catalog.h"
 #include "model_shape.h"
 #include "units.h"
@@ -29,5 +30,9 @@ struct CatalogParamSplit {
     std::vector<std::uint64_t> attn, ffn, experts; // per layer
 };
 CatalogParamSplit catalogParamSplit(const CatalogEntry& entry);
+
+// The same parts in bytes, each tensor at the type llama-quantize gives it in a `ftype` file
+// (arch/quant_types.h): what a file's size is split by when its quant is a standard mixture.
+CatalogParamSplit catalogTypedSplit(const CatalogEntry& entry, FileType ftype);
 
 } // namespace headroom

@@ -67,6 +67,8 @@ Result<OllamaModelfile> ollamaModelfile(const Plan& plan, const OllamaExportOpti
     if (cfg.kv_unified)
         mf.unsupported.push_back("--kv-unified (one KV buffer shared by all sequences)");
     if (cfg.swa_full) mf.unsupported.push_back("--swa-full (full-size sliding-window cache)");
+    if (!cfg.op_offload)
+        mf.unsupported.push_back("--no-op-offload (host-weight ops kept on the CPU)");
     if (cfg.cpu_moe)
         mf.unsupported.push_back("--cpu-moe (expert weights of every MoE layer on the CPU)");
     if (cfg.n_cpu_moe > 0)

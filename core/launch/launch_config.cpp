@@ -205,6 +205,7 @@ std::vector<std::string> llamaServerArgs(const LaunchConfig& c) {
     if (c.spec_draft_mtp) add({"--spec-type", "draft-mtp"});
     if (c.spec_draft_n_max > 0) add({"--spec-draft-n-max", std::to_string(c.spec_draft_n_max)});
     if (c.backend_sampling) add({"-bs"});
+    if (!c.op_offload) add({"--no-op-offload"});
     return a;
 }
 
@@ -327,6 +328,8 @@ Result<LaunchConfig> parseLlamaServerArgs(const std::vector<std::string>& argv) 
             ok = number(c.spec_draft_n_max);
         } else if (f == "-bs") {
             c.backend_sampling = true;
+        } else if (f == "--no-op-offload") {
+            c.op_offload = false;
         } else {
             return bad("'" + f + "' is not a flag Headroom writes", "see llamaServerArgs");
         }

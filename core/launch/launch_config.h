@@ -98,6 +98,8 @@ struct LaunchConfig {
     // -bs/--backend-sampling (common/arg.cpp, both versions): sampling on the backend, priced in
     // the output buffer (pricing.cpp).
     bool backend_sampling = false;
+    // --no-op-offload (common/arg.cpp, both versions; llama_context_params::op_offload).
+    bool op_offload = true;
 
     // llama.cpp's automatic fitting (on by default in llama.cpp).
     std::optional<bool> fit;                   // --fit on|off

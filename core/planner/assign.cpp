@@ -10,12 +10,11 @@ namespace headroom::detail {
 
 namespace {
 
+// A device's runtime overhead by its profile's backend name; "rpc" (backend unknown: the server
+// set its backend up before it answered) and unknown names take nothing.
 Bytes runtimeOverhead(const std::string& backend) {
-    if (backend == "cuda") return kCudaRuntimeOverhead;
-    if (backend == "vulkan") return kVulkanRuntimeOverhead;
-    // metal, cpu, and "rpc" (backend unknown: the server set its backend up before it answered,
-    // so what that took is already outside the memory it reports)
-    return 0;
+    const auto b = backendFromName(backend);
+    return b ? traitsOf(*b).runtime_overhead : 0;
 }
 
 // A compute buffer raised by a verified calibration factor (>= 1, core/calibration.h), rounded up
@@ -44,8 +43,10 @@ Bytes thirds(Bytes b, std::uint8_t parts) {
 // is taken to have both, so that a plan never leaves the copies out where they may be made.
 bool asyncWithEvents(const DeviceBudget& d) {
     if (!d.rpc_endpoint.empty()) return true;
-    const std::string& b = d.backend;
-    return !(b == "opencl" || b == "webgpu" || b == "zdnn" || b == "cann");
+    const auto b = backendFromName(d.backend);
+    if (b) return traitsOf(*b).async_events || !traitsOf(*b).gpu;
+    return !(d.backend == "opencl" || d.backend == "webgpu" || d.backend == "zdnn" ||
+             d.backend == "cann");
 }
 
 } // namespace
@@ -59,6 +60,7 @@ bool pipelineParallel(const ModelShape& model, const ResolvedOptions& opt,
     // --n-cpu-moe, which common/arg.cpp turns into overrides); then every non-CPU device must
     // report async compute and events.
     if (budget.devices.size() < 2 || choice.split_mode != SplitMode::Layer) return false;
+    if (!opt.kv_offload) return false; // cparams.offload_kqv
     if (choice.ngl <= model.nLayer()) return false;
     const bool overrides =
         choice.n_cpu_moe > 0 || opt.pinned.cpu_moe || !opt.pinned.tensor_overrides.empty() ||
@@ -145,11 +147,12 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
 
     for (std::uint32_t il = 0; il < n_layer_all; ++il) {
         const LayerPrice& lp = price.layers[il];
-        int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
-        // -sm row: a layer's KV, routed experts and compute stay on the main GPU; the rows of its
-        // 2-D weight matrices are spread over the devices by -ts (llama.cpp's split buffer type;
-        // 3-D expert banks are not split). Layers do not move between devices.
-        if (row && d >= 0) d = 0;
+        // -sm row places layers as -sm layer does (llama_model::load_tensors get_layer_buft_list:
+        // the layer's device by the split points), so its KV, routed experts and compute stay on
+        // that device (dev_layer); only the rows of its 2-D weight matrices are spread over every
+        // device by -ts (make_gpu_buft_list puts the device's split buffer type first; ggml-cuda's
+        // split type takes no 3-D expert bank). The same in v0.4.0.
+        const int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
         layer_dev[il] = d;
         Terms& t = d >= 0 ? a.devices[d] : a.host;
         if (d >= 0)
@@ -199,13 +202,13 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         t.weights = satAdd(t.weights, w);
         if (d < 0 && n_dev > 0) a.spill_bytes = satAdd(a.spill_bytes, lp.weights);
         // KV and recurrent state live with their layer unless KV offload is off
-        // (llama_kv_cache ctor: offload ? model.dev_layer(il) : CPU).
-        t.kv_k = satAdd(t.kv_k, lp.kv_k);
-        t.kv_v = satAdd(t.kv_v, lp.kv_v);
-        t.recurrent_state = satAdd(t.recurrent_state, lp.state);
+        // (llama_kv_cache and llama_memory_recurrent ctors: offload ? model.dev_layer(il) : CPU).
+        Terms& cache = opt.kv_offload ? t : a.host;
+        cache.kv_k = satAdd(cache.kv_k, lp.kv_k);
+        cache.kv_v = satAdd(cache.kv_v, lp.kv_v);
+        cache.recurrent_state = satAdd(cache.recurrent_state, lp.state);
     }
-    int out_dev = layerDevice(n_layer_all, n_layer_all, choice.ngl, cumulative);
-    if (row && out_dev >= 0) out_dev = 0;
+    const int out_dev = layerDevice(n_layer_all, n_layer_all, choice.ngl, cumulative);
     a.output_on_gpu = out_dev >= 0;
     Terms& out = out_dev >= 0 ? a.devices[out_dev] : a.host;
     // A tied output head is the token embedding loaded a second time for the output layer's
@@ -276,8 +279,8 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     }
     // Logits are copied out of the graph into a host buffer (llama_context::output_reserve).
     a.host.output = price.output;
-    if (vulkanPriced(opt, budget))
-        priceVulkanBuffers(a, model, price, opt, choice,
+    if (devicePriced(opt, budget))
+        priceDeviceBuffers(a, model, price, opt, choice,
                            {layer_dev, dev_has_layers, host_has_layers, out_dev, pp});
     for (auto& t : a.devices)
         t.compute = scaledUp(t.compute, opt.device_compute_factor);

@@ -68,6 +68,7 @@ LaunchConfig launchConfig(const PlanOptions& o, const MemoryBudget& budget, Back
     c.yarn_orig_ctx = o.yarn_orig_ctx;
     c.load_mode = o.load_mode;
     c.backend_sampling = o.backend_sampling;
+    c.op_offload = o.op_offload;
     if (r.posture != Posture::Plain) {
         c.spec_draft_mtp = true;
         c.spec_draft_n_max = kMtpDraftTokens;

@@ -20,9 +20,9 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     else if (hw.gpus.empty())
         r.backend = Backend::Cpu;
     else
-        r.backend = hw.gpus[0].backend == "metal"    ? Backend::Metal
-                    : hw.gpus[0].backend == "vulkan" ? Backend::Vulkan
-                                                     : Backend::Cuda;
+        // The first GPU's backend as its profile names it; a name no traits know is priced as
+        // CUDA, the backend whose estimates are the largest.
+        r.backend = backendFromName(hw.gpus[0].backend).value_or(Backend::Cuda);
     // -fa auto: llama.cpp enables flash attention when the device supports the op for the model's
     // head sizes (llama_context ctor, "auto" resolution); the CPU, CUDA, Metal and Vulkan backends
     // all do for the architectures we price, so auto resolves to on.
@@ -38,6 +38,8 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     r.mtp = posture != Posture::Plain;
     r.program = o.program;
     r.backend_sampling = o.backend_sampling;
+    r.kv_offload = o.kv_offload;
+    r.op_offload = o.op_offload;
     // An MTP posture's launch drafts kMtpDraftTokens per step (--spec-draft-n-max, launchConfig),
     // which llama-server reserves output rows for.
     r.n_draft = r.mtp ? kMtpDraftTokens : 0;
@@ -444,11 +446,11 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     // no CUDA or Metal device was available, so on those the device buffers follow the same
     // graph and allocator without a measurement of that backend's own buffer sizes, and the
     // runtime overhead is the estimate above. Said until `verify` has measured this machine.
-    const bool unmeasured_backend = plan.backend == Backend::Cuda || plan.backend == Backend::Metal;
+    const bool unmeasured_backend = !traitsOf(plan.backend).measured;
     if (unmeasured_backend &&
         !(hw.calibration && hw.calibration->backend == backendName(plan.backend)))
         plan.notes.push_back(
-            std::string(backendName(plan.backend)) +
+            std::string(traitsOf(plan.backend).display) +
             ": not measured on this backend; device buffers are priced as llama.cpp's CPU and "
             "Vulkan backends allocate them, and its runtime overhead (" +
             formatBytes(detail::runtimeOverheadFor(plan.backend)) +

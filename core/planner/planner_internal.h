@@ -15,24 +15,10 @@
 
 namespace headroom::detail {
 
-// Runtime memory a GPU backend takes before any buffer: driver context, cuBLAS/Vulkan pipelines.
-// ESTIMATE from typical llama.cpp runs (CUDA ~0.3-0.5 GiB per device; Vulkan less; Metal and CPU
-// allocate nothing comparable). Not a knob; shown as "overhead (estimate)".
-inline constexpr Bytes kCudaRuntimeOverhead = 400 * MiB;
-inline constexpr Bytes kVulkanRuntimeOverhead = 256 * MiB;
-inline constexpr Bytes kMetalRuntimeOverhead = 0;
-
+// Runtime memory a backend takes before any buffer (BackendTraits::runtime_overhead, an
+// estimate with its basis in core/backend/).
 inline Bytes runtimeOverheadFor(Backend b) {
-    switch (b) {
-    case Backend::Cuda:
-        return kCudaRuntimeOverhead;
-    case Backend::Vulkan:
-        return kVulkanRuntimeOverhead;
-    case Backend::Metal:
-        return kMetalRuntimeOverhead;
-    default:
-        return 0;
-    }
+    return traitsOf(b).runtime_overhead;
 }
 
 // Hermes' bound on the KV a spilled launch may grow into: 15 % of usable VRAM, so that a model
@@ -77,21 +63,22 @@ bool pipelineParallel(const ModelShape& model, const ResolvedOptions& opt,
 Assignment assign(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
                   const MemoryBudget& budget, const PlacementChoice& choice);
 // Where assign() put each block and the output, for the backend-specific passes after it.
-struct VulkanLayout {
+struct DeviceLayout {
     std::vector<int> layer_dev;       // per block: device index, -1 = host
     std::vector<bool> dev_has_layers; // per device
     bool host_has_layers = false;
     int out_dev = -1; // the output layer's device, -1 = host
     bool pipeline = false;
 };
-// Whether the devices run llama.cpp's Vulkan backend (--backend vulkan, or Vulkan GPUs), none
-// over RPC.
-bool vulkanPriced(const ResolvedOptions& opt, const MemoryBudget& budget);
-// ggml-vulkan's chunked compute buffers, op offload of host weights and pinned host buffers
-// (vulkan_pricing.cpp), applied to what assign() priced the CPU backend's way.
-void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
+// Whether the devices run a GPU backend of llama.cpp's (CUDA, ROCm, Metal, Vulkan, SYCL: the
+// plan's backend, BackendTraits::gpu), none over RPC.
+bool devicePriced(const ResolvedOptions& opt, const MemoryBudget& budget);
+// The backend's compute buffers from the scheduler's replay (op offload of host weights, split
+// inputs, chunked and pinned buffer types, the backend's reorder), or its closed form
+// (backend_buffers.cpp), applied to what assign() priced the CPU backend's way.
+void priceDeviceBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
                         const ResolvedOptions& opt, const PlacementChoice& choice,
-                        const VulkanLayout& layout);
+                        const DeviceLayout& layout);
 bool fits(const Assignment& a, const MemoryBudget& budget);
 bool devicesFit(const Assignment& a, const MemoryBudget& budget);
 SignedBytes deviceOverflow(const Assignment& a, const MemoryBudget& budget);

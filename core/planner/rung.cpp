@@ -202,6 +202,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     r.host_budget_bytes = budget.uma ? 0 : budget.ram_usable;
     r.placement.gpu_layers = choice.ngl;
     r.placement.n_cpu_moe = choice.n_cpu_moe;
+    r.placement.kv_offload = opt.kv_offload;
     r.placement.spill_bytes = a.spill_bytes;
     for (size_t il = 0; il < choice.ffn_host.size(); ++il)
         if (choice.ffn_host[il])

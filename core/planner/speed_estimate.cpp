@@ -7,24 +7,15 @@ namespace headroom::detail {
 
 namespace {
 
-// The speed model's backend name. llama.cpp's CUDA code also runs AMD GPUs through HIP (ROCm),
-// which the constants price as their own class.
+// The speed model's class for the plan's backend (BackendTraits::speed_class). A CUDA plan on
+// an AMD GPU runs llama.cpp's CUDA code through HIP, priced as ROCm's class.
 std::string backendName(Backend b, const HardwareSnapshot& hw) {
-    switch (b) {
-    case Backend::Cuda:
-        return !hw.gpus.empty() && hw.gpus[0].vendor_id == 0x1002 ? "rocm" : "cuda";
-    case Backend::Vulkan:
-        return "vulkan";
-    case Backend::Metal:
-        return "metal";
-    case Backend::Cpu:
-        return "cpu";
-    case Backend::Auto:
-        break;
+    if (b == Backend::Cuda && !hw.gpus.empty() && hw.gpus[0].vendor_id == 0x1002) b = Backend::Hip;
+    if (b == Backend::Auto) {
+        if (hw.gpus.empty()) return std::string(cpuBackend().speed_class);
+        b = backendFromName(hw.gpus[0].backend).value_or(Backend::Vulkan);
     }
-    if (hw.gpus.empty()) return "cpu";
-    const std::string& g = hw.gpus[0].backend;
-    return g.empty() ? "vulkan" : g;
+    return std::string(traitsOf(b).speed_class);
 }
 
 } // namespace

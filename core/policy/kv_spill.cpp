@@ -1,5 +1,7 @@
 #include "policy/kv_spill.h"
 
+#include "backend/backend.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -54,7 +56,7 @@ KvRestoreClass restoreClassFor(KvHostKind host) {
 
 KvHostKind hostKindOf(const HardwareSnapshot& hw) {
     for (const GpuDevice& g : hw.gpus)
-        if (g.backend == "metal") return KvHostKind::AppleSilicon;
+        if (backendFromName(g.backend) == Backend::Metal) return KvHostKind::AppleSilicon;
     for (const GpuDevice& g : hw.gpus)
         if (!g.integrated) return KvHostKind::DiscreteGpu;
     return KvHostKind::CpuOnly;

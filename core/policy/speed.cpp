@@ -1,5 +1,7 @@
 #include "policy/speed.h"
 
+#include "backend/backend.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -165,7 +167,7 @@ const SpeedClassConstants* findClass(const SpeedModelConstants& c, const std::st
 // The class used for `w`: its own, else "vulkan" (the backend that runs everywhere).
 const SpeedClassConstants& classFor(const SpeedWork& w, const SpeedModelConstants& c) {
     if (auto* k = findClass(c, speedClassKey(w.backend, w.uma))) return *k;
-    if (auto* k = findClass(c, "vulkan")) return *k;
+    if (auto* k = findClass(c, std::string(vulkanBackend().speed_class))) return *k;
     return c.classes.front();
 }
 
@@ -182,7 +184,7 @@ double hostBandwidth(const SpeedWork& w) {
 // what llama.cpp's Vulkan matmuls reach on most GPUs (no cooperative-matrix path).
 double gpuPeakTflops(const SpeedWork& w) {
     const SpeedDevice& d = w.devices.front();
-    if (w.backend == "vulkan" && d.vector_tflops > 0) return d.vector_tflops;
+    if (w.backend == vulkanBackend().speed_class && d.vector_tflops > 0) return d.vector_tflops;
     return d.fp16_tflops > 0 ? d.fp16_tflops : kDefaultGpuTflopsEst;
 }
 
@@ -253,11 +255,12 @@ const SpeedModelConstants& fittedSpeedConstants() {
 }
 
 std::string speedClassKey(const std::string& backend, bool uma) {
-    if (backend == "cuda") return uma ? "cuda-uma" : "cuda";
-    if (backend == "metal" || backend == "rocm" || backend == "vulkan" || backend == "cpu" ||
-        backend == "sycl")
-        return backend;
-    return "vulkan";
+    // The backend's own class (BackendTraits::speed_class); CUDA on a unified-memory part (Jetson,
+    // GB10) has a class of its own. An unknown name is priced as Vulkan, which runs everywhere.
+    const auto b = backendFromName(backend);
+    if (!b) return std::string(vulkanBackend().speed_class);
+    const std::string cls(traitsOf(*b).speed_class);
+    return *b == Backend::Cuda && uma ? cls + "-uma" : cls;
 }
 
 double modelDecodeTokS(const SpeedWork& w, const SpeedModelConstants& c) {

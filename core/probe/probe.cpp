@@ -1,5 +1,6 @@
 #include "probe.h"
 
+#include "backend/backend.h"
 #include "fs_util.h"
 #include "gpu_tables.h"
 #include "hardware_json.h"
@@ -471,7 +472,8 @@ Result<HardwareSnapshot> probeHardware(const ProbeOptions& o) {
         applyMemory(c, host);
         applyBandwidth(c, hw);
         applyPcie(c);
-        c.dev.backend = c.dev.vendor_id == kVendorNvidia ? "cuda" : "vulkan";
+        c.dev.backend = std::string(
+            traitsOf(c.dev.vendor_id == kVendorNvidia ? Backend::Cuda : Backend::Vulkan).name);
     }
     const bool anyDiscrete = std::any_of(cands.begin(), cands.end(), [](const Candidate& c) {
         return !c.cpu_type && !c.dev.integrated && c.dev.total_bytes > 0;

@@ -351,31 +351,34 @@ private slots:
         const Rung& pp = chosen(with);
         const Rung& off = chosen(without);
         QCOMPARE(pp.placement.device_layers, off.placement.device_layers);
+        // Both devices run the scheduler's replay (ggml-cuda's buffer type: 128-byte alignment).
         // ub 512, n_embd 32 x 128 = 4096. Hidden state [4096, 512] f32 = 8 MiB; FA mask [4096
-        // cells, 512] f16 = 4 MiB; positions 512 x 4 x 4 B = 8 KiB; output ids and token ids
-        // 512 x 4 B = 2 KiB each. GGML_SCHED_MAX_COPIES = 4.
-        // GPU0 (blocks only): its FFN peak, 4 x 512 x (3 x 16384 + 3 x 4096) + 4 MiB = 124 MiB,
-        // beats attention (512 x (14 x 4096 + 8 x 32 x 128) + 20 x 512 B, about 44 MiB) and
-        // counts one mask: + 4 x (4 MiB + 8 MiB + 10 KiB) - 4 MiB = 44 MiB + 40 KiB.
-        QCOMPARE(pp.devices[0].terms.compute - off.devices[0].terms.compute, 44 * MiB + 40 * KiB);
-        // GPU1 (blocks and the output): llama-server's one logits row (-np 1), 4 x 128256 + 4 x
-        // 4096 x 513 + 4 x 512 B, about 8.5 MiB, stays under the FFN peak, so it too counts one
-        // mask: 44 MiB + 40 KiB.
-        QCOMPARE(pp.devices[1].terms.compute - off.devices[1].terms.compute, 44 * MiB + 40 * KiB);
+        // cells, 512] f16 = 4 MiB; positions 512 x 4 B = 2 KiB; the K and V row indices 512 x
+        // 8 B = 4 KiB each; token ids 2 KiB; llama-server's one output id (-np 1) 4 B, padded to
+        // the buffer's alignment. GGML_SCHED_MAX_COPIES = 4, every copy kept.
+        // GPU0 (blocks only): its FFN peak holds, without the copies, the mask and the small
+        // inputs (4 MiB + 10 KiB) but no longer the hidden state; with them, 4 copies of each:
+        // 4 x (8 MiB + 4 MiB + 10 KiB) - (4 MiB + 10 KiB) = 44 MiB + 30 KiB.
+        QCOMPARE(pp.devices[0].terms.compute - off.devices[0].terms.compute, 44 * MiB + 30 * KiB);
+        // GPU1 (blocks and the output) also reads the output id: 3 more copies of 128 B.
+        QCOMPARE(pp.devices[1].terms.compute - off.devices[1].terms.compute,
+                 44 * MiB + 30 * KiB + 3 * 128);
         // The CPU keeps 4 copies of each graph input a node reads instead of 1: 3 x (4 MiB mask
-        // + 2 KiB tokens + 8 KiB positions + 2 KiB output ids) = 12 MiB + 36 KiB.
-        QCOMPARE(pp.host.compute - off.host.compute, 12 * MiB + 36 * KiB);
+        // + 2 KiB tokens + 2 KiB positions + 4 KiB each K and V row indices + the output id,
+        // 32 B on the CPU's alignment) = 12 MiB + 36 KiB + 96 B.
+        QCOMPARE(pp.host.compute - off.host.compute, 12 * MiB + 36 * KiB + 96);
     }
 
     void aFullyOffloadedHostHoldsTheGraphInputsOnce() {
         // One GPU, no pipeline parallelism: the CPU holds the token rows it gathers (get_rows,
-        // [4096, 512] f32 = 8 MiB), the unread inp_embd input leaf (8 MiB), the FA mask (4 MiB)
-        // and token ids, positions and output ids (2 + 8 + 2 KiB): 20 MiB + 12 KiB.
+        // [4096, 512] f32 = 8 MiB), the unread inp_embd input leaf (8 MiB), the FA mask (4 MiB),
+        // token ids and positions (2 KiB each), the K and V row indices (4 KiB each) and
+        // llama-server's one output id (4 B, padded to 32): 20 MiB + 12 KiB + 32 B.
         HardwareSnapshot hw = snapshotFromSizes({24 * GiB}, 64 * GiB, false);
         PlanOptions o = pinned({});
         o.flash_attn = FlashAttn::On;
         const Plan p = planOrFail(llama8bLike(), hw, o);
-        QCOMPARE(chosen(p).host.compute, 20 * MiB + 12 * KiB);
+        QCOMPARE(chosen(p).host.compute, 20 * MiB + 12 * KiB + 32);
     }
 
     void noRpcHostMeansNoNetworkTime() {

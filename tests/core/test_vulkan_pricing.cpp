@@ -1,8 +1,8 @@
 // What llama.cpp's Vulkan backend changes in the buffers a placement costs (issue 10;
-// core/planner/vulkan_pricing.cpp): pinned host buffers, the graph replayed over the backends the
+// core/planner/backend_buffers.cpp): pinned host buffers, the graph replayed over the backends the
 // way ggml_backend_sched places it (op offload of host weights included) with 1 GiB compute
 // chunks, and the replay's margin. Each case prices one placement twice, for a Vulkan device and
-// for a CUDA device (the CPU backend's packing), and compares.
+// with the CPU backend's packing of the same placement (`packed`: no backend pass), and compares.
 #include "common/test_shapes.h"
 #include "planner/planner_internal.h"
 
@@ -32,7 +32,7 @@ MemoryBudget budget(const std::string& backend, size_t n_dev = 1) {
 struct Pair {
     ContextPrice price;
     detail::Assignment vulkan;
-    detail::Assignment cuda;
+    detail::Assignment packed;
 };
 
 // Shape `m` at 4096 tokens, micro-batch 512, -ngl `ngl`, the blocks' parts moved as `moves` says
@@ -51,8 +51,8 @@ Pair pricePlacement(const ModelShape& m, std::uint32_t ngl, std::vector<BlockMov
     p.price = priceContext(m, opt, 4096);
     opt.backend = Backend::Vulkan;
     p.vulkan = detail::assign(m, p.price, opt, budget("vulkan"), choice);
-    opt.backend = Backend::Cuda;
-    p.cuda = detail::assign(m, p.price, opt, budget("cuda"), choice);
+    opt.backend = Backend::Cpu;
+    p.packed = detail::assign(m, p.price, opt, budget("cuda"), choice);
     return p;
 }
 
@@ -88,12 +88,12 @@ Pair price(std::uint64_t ctx, std::uint32_t ub, bool fa, std::uint32_t ngl, size
     p.price = priceContext(m, opt, ctx);
     opt.backend = Backend::Vulkan;
     p.vulkan = detail::assign(m, p.price, opt, budget("vulkan", n_dev), choice);
-    opt.backend = Backend::Cuda;
-    p.cuda = detail::assign(m, p.price, opt, budget("cuda", n_dev), choice);
+    opt.backend = Backend::Cpu;
+    p.packed = detail::assign(m, p.price, opt, budget("cuda", n_dev), choice);
     return p;
 }
 
-// The margin on every replayed Vulkan device buffer (vulkan_pricing.cpp kReplayMargin).
+// The margin on every replayed Vulkan device buffer (backend_buffers.cpp kReplayMargin).
 constexpr Bytes kMargin = 6 * MiB;
 
 } // namespace
@@ -110,11 +110,11 @@ private slots:
         // each; and the token rows (GET_ROWS of token_embd, which op offload never moves)
         // [4096, 512] f32 8 MiB: 20 MiB + 14 KiB.
         const Pair p = price(4096, 512, true, 33);
-        QCOMPARE(p.vulkan.host.output - p.cuda.host.output, Bytes{32});
+        QCOMPARE(p.vulkan.host.output - p.packed.host.output, Bytes{32});
         QCOMPARE(p.vulkan.host.compute, 20 * MiB + 14 * KiB + 32);
-        QCOMPARE(p.vulkan.devices[0].weights, p.cuda.devices[0].weights);
-        QCOMPARE(p.vulkan.devices[0].kv(), p.cuda.devices[0].kv());
-        QCOMPARE(p.vulkan.host.weights, p.cuda.host.weights);
+        QCOMPARE(p.vulkan.devices[0].weights, p.packed.devices[0].weights);
+        QCOMPARE(p.vulkan.devices[0].kv(), p.packed.devices[0].kv());
+        QCOMPARE(p.vulkan.host.weights, p.packed.host.weights);
     }
 
     void theDeviceHoldsTheGraphButTheTokenRowsPlusTheMargin() {
@@ -134,7 +134,7 @@ private slots:
         const Pair p = price(4096, 2048, true, 33);
         QCOMPARE(p.price.compute_layer, 496 * MiB);
         QCOMPARE(p.vulkan.devices[0].compute, 496 * MiB + 48 * KiB + 1002 * MiB + kMargin);
-        QVERIFY(p.vulkan.devices[0].compute > p.cuda.devices[0].compute + kMargin);
+        QVERIFY(p.vulkan.devices[0].compute > p.packed.devices[0].compute + kMargin);
     }
 
     void scoresOfAWholeChunkNeedTwoChunksWithoutFlashAttention() {
@@ -168,7 +168,7 @@ private slots:
             // MiB, fit where the freed inputs were), far under the CPU backend's price of
             // running the blocks itself.
             QCOMPARE(partial.vulkan.host.compute, full.vulkan.host.compute);
-            QVERIFY(partial.vulkan.host.compute < partial.cuda.host.compute);
+            QVERIFY(partial.vulkan.host.compute < partial.packed.host.compute);
         } else {
             // The host runs its blocks: more than the inputs and rows it holds at full offload.
             QVERIFY(partial.vulkan.host.compute > full.vulkan.host.compute);
@@ -243,8 +243,8 @@ private slots:
         m.ssm.mamba1_scan = mamba1;
         m.layers[30].ssm_a_bytes = m.layers[31].ssm_a_bytes = 512 * KiB;
         const Pair p = pricePlacement(m, 3);
-        QCOMPARE(p.cuda.devices[0].weights - p.vulkan.devices[0].weights, moved);
-        QCOMPARE(p.vulkan.host.weights - p.cuda.host.weights, moved);
+        QCOMPARE(p.packed.devices[0].weights - p.vulkan.devices[0].weights, moved);
+        QCOMPARE(p.vulkan.host.weights - p.packed.host.weights, moved);
     }
 
     void tensorsMadeWithBlockZerosNumberLoadWithBlockZero() {
@@ -255,10 +255,10 @@ private slots:
         m.other_bytes = 20 * MiB;
         m.first_block_bytes = 16 * MiB;
         const Pair partial = pricePlacement(m, 3);
-        QCOMPARE(partial.cuda.devices[0].weights, 400 * MiB + 500 * MiB + 4 * MiB);
-        QCOMPARE(partial.vulkan.devices[0].weights, partial.cuda.devices[0].weights);
+        QCOMPARE(partial.packed.devices[0].weights, 400 * MiB + 500 * MiB + 4 * MiB);
+        QCOMPARE(partial.vulkan.devices[0].weights, partial.packed.devices[0].weights);
         const Pair full = pricePlacement(m, 33);
-        QCOMPARE(full.cuda.devices[0].weights, 32 * 200 * MiB + 500 * MiB + 20 * MiB);
+        QCOMPARE(full.packed.devices[0].weights, 32 * 200 * MiB + 500 * MiB + 20 * MiB);
     }
 
     void anOverrideOfTheFfnProjectionsLeavesTheirNormOnTheDevice() {
@@ -270,7 +270,7 @@ private slots:
         std::vector<BlockMoves> moves(32);
         moves[31].ffn_parts = 3;
         const Pair p = pricePlacement(m, 3, moves);
-        QCOMPARE(p.cuda.devices[0].weights, 900 * MiB - (150 * MiB - 16 * KiB));
+        QCOMPARE(p.packed.devices[0].weights, 900 * MiB - (150 * MiB - 16 * KiB));
         QCOMPARE(p.vulkan.host.weights - pricePlacement(m, 3).vulkan.host.weights,
                  150 * MiB - 16 * KiB);
     }
@@ -282,7 +282,7 @@ private slots:
         // logits (250.5 MiB) beside the final norm (8 MiB) as a fully offloaded device does.
         const Pair two = price(4096, 512, true, 16, 2);
         QCOMPARE(two.vulkan.devices[1].compute, 250 * MiB + 512 * KiB + 8 * MiB + kMargin);
-        QCOMPARE(two.cuda.devices[0].compute, two.price.compute_layer);
+        QCOMPARE(two.packed.devices[0].compute, two.price.compute_layer);
         QVERIFY(two.vulkan.devices[0].compute > two.price.compute_layer + kMargin);
     }
 };

@@ -1,10 +1,12 @@
-// Rung pricing, Vulkan half: what llama.cpp's Vulkan backend (ggml-vulkan) does to the buffers
-// assign() priced the way the CPU backend packs them. Measured on Mesa's lavapipe
-// (docs/accuracy-vulkan.md, tests/validation/vulkan/); each mechanism cited from llama.cpp v0.5.0
-// (de3ff815), unchanged in v0.4.0 (the release the measurements ran) unless noted. Where the
-// architecture has a graph skeleton, every backend's compute buffer is the skeleton replayed the
-// way ggml_backend_sched places and allocates it (scheduled below, compute_graph.h
-// replaySchedule); the closed-form mechanisms after it price the architectures without one.
+// Rung pricing, device half: what a GPU backend (CUDA, ROCm, Metal, Vulkan, SYCL) does to the
+// buffers assign() priced the way the CPU backend packs them, read from the backend's traits
+// (core/backend/). Where the architecture has a graph skeleton, every backend's compute buffer is
+// the skeleton replayed the way ggml_backend_sched places and allocates it (scheduled below,
+// compute_graph.h replaySchedule) with the backend's buffer types, op offload and reorder; the
+// closed-form mechanisms after it price the architectures without one. Measured on Mesa's
+// lavapipe (docs/accuracy-vulkan.md, tests/validation/vulkan/) and against llama.cpp loads users
+// published from real GPUs (docs/accuracy-gpu.md); each mechanism cited from llama.cpp v0.5.0
+// (de3ff815), unchanged in v0.4.0 unless noted.
 #include "compute_skeleton.h"
 #include "launch/llama_version.h"
 #include "planner/planner_internal.h"
@@ -15,29 +17,10 @@ namespace headroom::detail {
 
 namespace {
 
-// ggml-vulkan's buffer types report suballocation_block_size as their maximum buffer size
-// (ggml/src/ggml-vulkan/ggml-vulkan.cpp, ggml_backend_vk_buffer_type_get_max_size and
-// ggml_backend_vk_host_buffer_type_get_max_size; ggml_vk_get_device sets it to 1 GiB unless
-// GGML_VK_SUBALLOCATION_BLOCK_SIZE says otherwise, capped by maxMemoryAllocationSize). ggml-alloc
-// then packs a compute graph into chunks of at most that size (ggml/src/ggml-alloc.c,
-// ggml_dyn_tallocr_alloc / ggml_dyn_tallocr_new_chunk: a tensor that fits no chunk opens a new one,
-// of its own size when it is larger), and the compute buffer is the sum of the chunks' high-water
-// marks, not one packed peak.
-constexpr Bytes kChunk = 1024 * MiB;
-
-// Op offload (ggml/src/ggml-backend.cpp, ggml_backend_sched_backend_id_from_cur: an op whose
-// weight is in a host buffer goes to the first backend whose offload_op accepts it;
-// ggml-vulkan.cpp ggml_backend_vk_device_offload_op: batch >= op_offload_min_batch_size,
-// GGML_OP_OFFLOAD_MIN_BATCH, default 32; the batch is ggml_vk_get_op_batch_size, in
-// ggml-vulkan-debug.cpp: the tokens of a MUL_MAT or MUL_MAT_ID, so the micro-batch, and 0 for
-// GET_ROWS, so token_embd is never offloaded). The weight is then a split input, copied into that
-// device's compute buffer.
-constexpr std::uint32_t kOpOffloadMinBatch = 32;
-
-// ggml_backend_vk_host_buffer_type_alloc_buffer asks for 32 bytes more than it is given ("behave
-// like the CPU buffer type"), and every pinned Vulkan_Host buffer (the output buffer, the CPU
-// backend's compute buffer beside a Vulkan device) reports that size.
-constexpr Bytes kPinnedPad = 32;
+// llama_context::graph_get_cb (src/llama-context.cpp) pins each block's weighted norms to the
+// block's backend under a micro-batch of fewer than this many tokens: llama.cpp's own constant,
+// not a backend's offload threshold.
+constexpr std::uint32_t kNormPinMaxBatch = 32;
 
 // The error bound of what stays an estimate: device compute on the validation grid
 // (docs/accuracy-vulkan.md) was at most 14.01 MiB above the closed form with the mechanisms below
@@ -54,9 +37,15 @@ constexpr Bytes kComputeMargin = 15 * MiB;
 // and an exact replay well inside the estimate's 16 MiB goal.
 constexpr Bytes kReplayMargin = 6 * MiB;
 
-// How many ggml_backend_buft_alloc_buffer chunks a packed size of `b` takes.
-Bytes chunks(Bytes b) {
-    return std::max<Bytes>(1, ceilDiv(b, kChunk));
+// How many ggml_backend_buft_alloc_buffer chunks a packed size of `b` takes in a buffer type of
+// at most `max_size` bytes (0: one).
+Bytes chunks(Bytes b, Bytes max_size) {
+    return max_size == 0 ? 1 : std::max<Bytes>(1, ceilDiv(b, max_size));
+}
+
+// ggml-alloc's buffer of this type (alignment, chunking, CUDA's FLASH_ATTN_EXT copies).
+graph::BufferType bufferType(const BufferTraits& b, bool fa_f16_copies) {
+    return graph::BufferType{b.alignment, b.max_size, fa_f16_copies};
 }
 
 // The largest single host weight an offloaded op may copy into the device compute buffer: per
@@ -85,14 +74,14 @@ Bytes largestHostWeight(const ModelShape& model, const ContextPrice& price,
 
 // The compute buffers of every backend from the replayed graph (compute_skeleton.h
 // scheduledCompute): llama_context's backends are the devices in order, then the CPU, whose
-// compute buffer type beside a Vulkan device is the first device's pinned host type
-// (llama_context ctor: the CPU backend takes a GPU device's host buffer type); every Vulkan
-// buffer type is packed in chunks of kChunk. nullopt where the graph has no skeleton or the
-// placement moves parts of blocks the scheduler replay does not tag (-ot moves other than whole
-// expert banks, a host FFN).
+// compute buffer type beside a GPU is the first device's pinned host type (llama_context ctor:
+// the CPU backend takes a GPU device's host buffer type). nullopt where the graph has no skeleton
+// or the placement moves parts of blocks the scheduler replay does not tag (-ot moves other than
+// whole expert banks, a host FFN).
 std::optional<std::vector<graph::BackendCompute>>
 scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
-          const PlacementChoice& choice, const VulkanLayout& layout, size_t n_dev) {
+          const PlacementChoice& choice, const DeviceLayout& layout, size_t n_dev,
+          const BackendTraits& be) {
     if (opt.backend_sampling || !hasComputeSkeleton(model)) return std::nullopt;
     // A move of a block's three routed-expert banks together (-ot ...ffn_(up|down|gate)_exps=CPU)
     // is what --n-cpu-moe does to that block: replayed the same way. Any other part moved is not.
@@ -107,10 +96,8 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
         return std::nullopt;
     const int cpu = static_cast<int>(n_dev);
     graph::SchedPlacement p;
-    // ggml_backend_vk_buffer_type_get_alignment is the device's minStorageBufferOffsetAlignment
-    // (and the host type's minMemoryMapAlignment): not known to the plan, TENSOR_ALIGNMENT's 32
-    // is taken for both (an error of under one alignment per tensor).
-    p.buffers.assign(n_dev + 1, graph::BufferType{32, kChunk});
+    p.buffers.assign(n_dev, bufferType(be.device, be.flash_attn_f16_copies));
+    p.buffers.push_back(bufferType(be.host, false));
     const size_t n_layer = model.layers.size();
     p.layer_backend.resize(n_layer);
     p.expert_backend.resize(n_layer);
@@ -138,12 +125,18 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     p.dense_bytes[n_layer] = model.output_bytes;
     p.output_backend = layout.out_dev < 0 ? cpu : layout.out_dev;
     p.n_expert = model.moe.n_expert;
-    p.offload_min_batch = kOpOffloadMinBatch;
+    p.op_offload = be.offload != OffloadOps::None && opt.op_offload;
+    p.offload_matmul_only = be.offload == OffloadOps::MatMulOnly;
+    p.offload_min_batch = be.offload_min_batch;
     p.n_copies = layout.pipeline ? static_cast<int>(kSchedMaxCopies) : 1;
-    p.vulkan_reorder = opt.llama_version == LlamaVersion::V0_4_0 ? graph::VulkanReorder::V0_4_0
-                                                                 : graph::VulkanReorder::V0_5_0;
+    p.kv_on_host = !opt.kv_offload;
+    if (be.reorders_graph)
+        p.vulkan_reorder = opt.llama_version == LlamaVersion::V0_4_0 ? graph::VulkanReorder::V0_4_0
+                                                                     : graph::VulkanReorder::V0_5_0;
+    // llama_context::graph_get_cb: the micro-batch threshold is llama.cpp's own 32, whatever the
+    // backend's offload threshold.
     p.pin_norms = (!layout.host_has_layers && layout.out_dev >= 0) ||
-                  price.geometry.n_ubatch < kOpOffloadMinBatch;
+                  price.geometry.n_ubatch < kNormPinMaxBatch;
     const ContextGeometry& g = price.geometry;
     ComputeGraphParams params{g.n_ubatch,
                               g.n_outputs,
@@ -172,8 +165,9 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
 // add to the same buffer. Only the closed form needs it: the scheduled replay of a skeleton holds
 // the zero-byte rows and the reorder itself.
 Bytes unpackedLogitsFloor(const ModelShape& model, const ContextPrice& price,
-                          const ResolvedOptions& opt, const VulkanLayout& layout, size_t d,
-                          Bytes extra) {
+                          const ResolvedOptions& opt, const DeviceLayout& layout, size_t d,
+                          Bytes extra, const BackendTraits& be) {
+    if (!be.reorders_graph) return 0;
     if (!llamaProfile(opt.llama_version).vulkan_logits_above_layer_peak_with_recurrent_state)
         return 0;
     if (static_cast<int>(d) != layout.out_dev) return 0;
@@ -193,21 +187,25 @@ Bytes unpackedLogitsFloor(const ModelShape& model, const ContextPrice& price,
 // The backend resolved for the plan (launch_window.cpp resolve: --backend, else the first GPU's).
 // RPC devices run their servers' own backends, priced as assign() does: a plan with any of them is
 // left as it is.
-bool vulkanPriced(const ResolvedOptions& opt, const MemoryBudget& budget) {
-    return opt.backend == Backend::Vulkan && !budget.devices.empty() &&
+bool devicePriced(const ResolvedOptions& opt, const MemoryBudget& budget) {
+    const BackendTraits& be = traitsOf(opt.backend);
+    return be.gpu && be.id != Backend::Rpc && !budget.devices.empty() &&
            std::all_of(budget.devices.begin(), budget.devices.end(),
                        [](const DeviceBudget& d) { return d.rpc_endpoint.empty(); });
 }
 
 namespace {
 
-// The closed form: the CPU backend's packing assign() priced, with ggml-vulkan's mechanisms added
+// The closed form: the CPU backend's packing assign() priced, with the backend's mechanisms added
 // as estimates (architectures without a skeleton).
 void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice& price,
                      const ResolvedOptions& opt, const PlacementChoice& choice,
-                     const VulkanLayout& layout) {
+                     const DeviceLayout& layout, const BackendTraits& be) {
     const Bytes ub = price.geometry.n_ubatch;
-    const bool op_offload = ub >= kOpOffloadMinBatch;
+    const bool op_offload =
+        be.offload != OffloadOps::None && opt.op_offload && ub >= be.offload_min_batch;
+    // Chunked compute buffers (ggml_dyn_tallocr_new_chunk), where the buffer type has a maximum.
+    const Bytes chunk = be.device.max_size == 0 ? kMaxPlausibleBytes : be.device.max_size;
     bool host_weights = false; // weights besides the input layer in host memory
     for (int d : layout.layer_dev)
         host_weights = host_weights || d < 0;
@@ -222,25 +220,37 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
     const Bytes scores = opt.flash_attn ? 0
                                         : satMul(satMul(4 * ub, price.geometry.n_ctx_seq),
                                                  static_cast<Bytes>(n_head));
+    // ggml-cuda's FLASH_ATTN_EXT copies a K and V cache of another type than F16 to F16 in its own
+    // allocation (BackendTraits::flash_attn_f16_copies): the widest layer's, live with the layer.
+    Bytes fa_copies = 0;
+    if (be.flash_attn_f16_copies && opt.flash_attn && ub > 2) {
+        const Bytes cells = satMul(price.geometry.n_ctx_seq, price.geometry.n_stream);
+        for (const auto& l : model.layers) {
+            if (!l.hasKv()) continue;
+            const Bytes k = opt.type_k != GgmlType::F16 ? l.n_embd_k_gqa : 0;
+            const Bytes v = opt.type_v != GgmlType::F16 ? l.n_embd_v_gqa : 0;
+            fa_copies = std::max(fa_copies, satMul(satMul(2, satAdd(k, v)), cells) + 256);
+        }
+    }
 
     for (size_t d = 0; d < a.devices.size(); ++d) {
         Terms& t = a.devices[d];
         if (t.compute == 0) continue;
         const bool holds_layers = layout.dev_has_layers[d];
         const bool holds_output = static_cast<int>(d) == layout.out_dev;
-        const Bytes layer = holds_layers ? price.compute_layer : 0;
+        const Bytes layer = holds_layers ? satAdd(price.compute_layer, fa_copies) : 0;
         const Bytes logits = holds_output ? price.compute_logits : 0;
         Bytes extra = 0;
         // Chunking. Without flash attention, scores larger than what a chunk holds beside the rest
         // of the layer peak are allocated in a chunk of their own and the softmax over them in
         // another (Llama-3.1-8B at 16K: 120 + 1024 + 1024 MiB measured): count them twice. The
         // logits then fit in a freed scores chunk when they are no larger.
-        const bool doubled = scores > 0 && layer > kChunk;
+        const bool doubled = scores > 0 && layer > chunk;
         const Bytes layer_peak = doubled ? satAdd(layer, scores) : layer;
         const Bytes packed = std::max(layer, logits);
         Bytes chunked = std::max(layer_peak, logits);
         if (!(doubled && logits <= scores) && layer_peak > 0 && logits > 0 &&
-            satAdd(layer_peak, logits) > kChunk) {
+            satAdd(layer_peak, logits) > chunk) {
             // The layer and logits peaks do not fit one chunk together: the logits tensor
             // (result_output, [n_vocab, n_ubatch] f32, the output matmul of models/*.cpp) lands in
             // a chunk of its own above the larger of the layer peak and what lives beside the
@@ -266,7 +276,8 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
         } else {
             t.compute = satAdd(satAdd(t.compute, extra), kComputeMargin);
         }
-        if (const Bytes floor = unpackedLogitsFloor(model, price, opt, layout, d, extra); floor > 0)
+        if (const Bytes floor = unpackedLogitsFloor(model, price, opt, layout, d, extra, be);
+            floor > 0)
             t.compute = std::max(t.compute, satAdd(floor, kComputeMargin));
     }
 
@@ -305,9 +316,9 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
             const Bytes copies = layout.pipeline ? kSchedMaxCopies : 1;
             host = satAdd(host, satMul(copies, satMul(satMul(2, ub), model.n_embd)));
         }
-        a.host.compute = satAdd(host, satMul(chunks(host), kPinnedPad));
+        a.host.compute = satAdd(host, satMul(chunks(host, be.host.max_size), be.host.alloc_pad));
     }
-    if (a.host.output > 0) a.host.output = satAdd(a.host.output, kPinnedPad);
+    if (a.host.output > 0) a.host.output = satAdd(a.host.output, be.host.alloc_pad);
 }
 
 // Whether ggml-vulkan runs the model's ggml_ssm_scan (ggml-vulkan.cpp
@@ -324,12 +335,13 @@ bool vulkanRunsScan(const SsmShape& ssm) {
 
 } // namespace
 
-void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
+void priceDeviceBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
                         const ResolvedOptions& opt, const PlacementChoice& choice,
-                        const VulkanLayout& layout) {
+                        const DeviceLayout& layout) {
+    const BackendTraits& be = traitsOf(opt.backend);
     // Jamba's Mamba-1 blocks (measured on lavapipe at -ngl 3: 512 KiB of ssm_a per offloaded
     // block in the CPU buffer).
-    if (!vulkanRunsScan(model.ssm))
+    if (be.id == Backend::Vulkan && !vulkanRunsScan(model.ssm))
         for (size_t il = 0; il < model.layers.size() && il < layout.layer_dev.size(); ++il) {
             const int d = layout.layer_dev[il];
             const Bytes moved = model.layers[il].ssm_a_bytes;
@@ -338,9 +350,9 @@ void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPri
                 satSub(a.devices[static_cast<size_t>(d)].weights, moved);
             a.host.weights = satAdd(a.host.weights, moved);
         }
-    const auto sched = scheduled(model, price, opt, choice, layout, a.devices.size());
+    const auto sched = scheduled(model, price, opt, choice, layout, a.devices.size(), be);
     if (!sched) {
-        priceClosedForm(a, model, price, opt, choice, layout);
+        priceClosedForm(a, model, price, opt, choice, layout, be);
         return;
     }
     // The replay follows the targeted release's ggml_vk_graph_optimize (v0.4.0 or v0.5.0,
@@ -351,8 +363,8 @@ void priceVulkanBuffers(Assignment& a, const ModelShape& model, const ContextPri
         if (a.devices[d].compute > 0 || (*sched)[d].bytes > 0)
             a.devices[d].compute = satAdd((*sched)[d].bytes, kReplayMargin);
     const graph::BackendCompute& host = sched->back();
-    a.host.compute = satAdd(host.bytes, satMul(static_cast<Bytes>(host.chunks), kPinnedPad));
-    if (a.host.output > 0) a.host.output = satAdd(a.host.output, kPinnedPad);
+    a.host.compute = satAdd(host.bytes, satMul(static_cast<Bytes>(host.chunks), be.host.alloc_pad));
+    if (a.host.output > 0) a.host.output = satAdd(a.host.output, be.host.alloc_pad);
 }
 
 } // namespace headroom::detail

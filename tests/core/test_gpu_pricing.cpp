@@ -1,0 +1,160 @@
+// What a GPU backend other than Vulkan does to the compute buffers (core/planner/
+// backend_buffers.cpp, read from core/backend/): the scheduler's replay with the backend's buffer
+// types and op offload, and ggml-cuda's own allocation sizes.
+#include "common/plan_helpers.h"
+#include "compute_graph.h"
+#include "planner/planner_internal.h"
+
+#include <QtTest>
+
+using namespace headroom;
+using namespace headroom::test;
+
+namespace {
+
+MemoryBudget oneGpu(const std::string& backend) {
+    MemoryBudget b;
+    DeviceBudget d;
+    d.name = "GPU0";
+    d.backend = backend;
+    d.total = 80 * GiB;
+    d.usable = toSigned(78 * GiB);
+    b.devices.push_back(d);
+    b.ram_usable = toSigned(256 * GiB);
+    return b;
+}
+
+// The MoE test shape (8 blocks of 1 GiB of routed experts) at 4K, ub 512, every block and the
+// output on the device and every block's experts in host memory (--n-cpu-moe 8), priced for
+// `backend`.
+detail::Assignment moeExpertsOnHost(Backend backend, bool op_offload = true) {
+    const ModelShape m = moeShape();
+    ResolvedOptions opt;
+    opt.n_batch = 512;
+    opt.n_ubatch = 512;
+    opt.op_offload = op_offload;
+    const ContextPrice price = priceContext(m, opt, 4096);
+    detail::PlacementChoice choice;
+    choice.ngl = m.nLayer() + 1;
+    choice.n_cpu_moe = m.nLayer();
+    opt.backend = backend;
+    return detail::assign(m, price, opt, oneGpu(std::string(traitsOf(backend).name)), choice);
+}
+
+} // namespace
+
+class TestGpuPricing : public QObject {
+    Q_OBJECT
+private slots:
+    void cudaFlashAttentionHoldsF16CopiesOfAQuantizedCacheInItsOwnAllocation() {
+        // One FLASH_ATTN_EXT over a q8_0 cache: Q [128, 512, 32] f32, 4096 cells of 8 KV heads
+        // of 128, the mask [4096, 512] f16; the result [128, 32, 512] f32 (8 MiB, a multiple of
+        // 128 bytes). ggml_cuda_flash_attn_ext_get_f16_extra_data puts F16 K and V after it:
+        // 2 x 4096 x 1024 x 2 B = 16 MiB more, only in ggml-cuda's buffer type.
+        graph::Graph g;
+        const graph::Id q = g.input(graph::Elem::F32, 128, 512, 32);
+        const graph::Id k = g.cacheRead(4096 * 1024);
+        const graph::Id v = g.cacheRead(4096 * 1024);
+        const graph::Id mask = g.input(graph::Elem::F16, 4096, 512);
+        const graph::Id fa =
+            g.op(graph::Op::FlashAttn, graph::Elem::F32, {128, 32, 512, 1}, {q, k, v, mask});
+        g.setFlashAttnF16Copies(fa, 4096 * 1024, 4096 * 1024);
+        g.expand(fa);
+        const Bytes cpu = graph::replayPeak(g, 128);
+        const Bytes cuda = graph::replayPeak(g, 128, true);
+        QCOMPARE(cuda - cpu, 16 * MiB);
+        // A V that is a view of K (MLA) takes none of its own: K's 8 MiB only.
+        g.setFlashAttnF16Copies(fa, 4096 * 1024, 0);
+        QCOMPARE(graph::replayPeak(g, 128, true) - cpu, 8 * MiB);
+    }
+
+    void aCudaDeviceCopiesAHostExpertBankIntoItsComputeBuffer() {
+        // ggml_backend_cuda_device_offload_op: a MUL_MAT_ID of 512 tokens (>= 32) whose experts
+        // are in host memory runs on the GPU, and the scheduler copies the bank into the GPU's
+        // compute buffer for that split (one bank at a time: each host weight starts a split).
+        // A bank is a third of the block's 1 GiB of experts, less its share of the block's small
+        // tensors (the router: 64 x 512 f32 = 128 KiB); without op offload the device holds only
+        // its own activations and logits (the vocabulary's 32000 x 512 f32 = 62.5 MiB at most).
+        const auto cuda = moeExpertsOnHost(Backend::Cuda);
+        const auto off = moeExpertsOnHost(Backend::Cuda, false);
+        const Bytes bank = GiB / 3 - 128 * KiB;
+        QVERIFY2(cuda.devices[0].compute >= bank && off.devices[0].compute < bank,
+                 qPrintable(QString("%1, and %2 without op offload")
+                                .arg(cuda.devices[0].compute)
+                                .arg(off.devices[0].compute)));
+        // Metal offloads matrix products too (ggml_backend_metal_device_offload_op).
+        const auto metal = moeExpertsOnHost(Backend::Metal);
+        QVERIFY(metal.devices[0].compute >= bank);
+        // ROCm is CUDA's code: the same buffers.
+        QCOMPARE(moeExpertsOnHost(Backend::Hip).devices[0].compute, cuda.devices[0].compute);
+        // Under the CPU backend's own packing nothing is copied.
+        QVERIFY(moeExpertsOnHost(Backend::Cpu).devices[0].compute < bank);
+    }
+
+    void noOpOffloadKeepsHostExpertsOffTheDevice() {
+        // --no-op-offload: the experts' products stay with their weights on the CPU, so the
+        // host's compute buffer grows by what it now runs, and the device's holds no bank.
+        const auto off = moeExpertsOnHost(Backend::Cuda, false);
+        const auto on = moeExpertsOnHost(Backend::Cuda);
+        QVERIFY(off.devices[0].compute < GiB / 3);
+        QVERIFY(off.host.compute > on.host.compute);
+    }
+
+    void rowSplitKeepsEachLayersKvOnTheLayersOwnDevice() {
+        // -sm row over three equal GPUs (a 3 x P40 row split is the published case): layers are
+        // placed as -sm layer places them (get_layer_buft_list), only their matrices' rows are
+        // spread. 64 blocks and the output, split points 1/3, 2/3, 1: block il goes to the first
+        // device whose point exceeds il / 65, so blocks 0-21, 22-43 and 44-63 (22, 22, 20). Each
+        // block's cache at 32768 cells of 8 KV heads of 128, f16 K and V: 32768 x 1024 x 2 x 2 B
+        // = 128 MiB; 2816, 2816 and 2560 MiB.
+        const ModelShape m = denseShape(64, 40, 8, 128, 152064, 300 * MiB, 131072);
+        ResolvedOptions opt;
+        opt.backend = Backend::Cuda;
+        const ContextPrice price = priceContext(m, opt, 32768);
+        MemoryBudget b;
+        for (int i = 0; i < 3; ++i) {
+            DeviceBudget d;
+            d.name = "GPU" + std::to_string(i);
+            d.backend = "cuda";
+            d.total = 24 * GiB;
+            d.usable = toSigned(23 * GiB);
+            b.devices.push_back(d);
+        }
+        b.ram_usable = toSigned(128 * GiB);
+        detail::PlacementChoice choice;
+        choice.ngl = 65;
+        choice.split_mode = SplitMode::Row;
+        choice.split = {1, 1, 1};
+        const auto a = detail::assign(m, price, opt, b, choice);
+        QCOMPARE(a.devices[0].kv(), 2816 * MiB);
+        QCOMPARE(a.devices[1].kv(), 2816 * MiB);
+        QCOMPARE(a.devices[2].kv(), 2560 * MiB);
+        // Every device runs its own layers, so each has a compute buffer.
+        for (const auto& d : a.devices)
+            QVERIFY(d.compute > 0);
+        // The rows are spread: each device holds a third of the blocks' 64 x 300 MiB, give or take
+        // a byte of rounding, whatever layers it runs.
+        const Bytes blocks = 64 * 300 * MiB;
+        QVERIFY(a.devices[0].weights >= blocks / 3 - 64);
+        QVERIFY(a.devices[2].weights >= blocks / 3 - 64);
+    }
+
+    void aCudaPlanSaysItsDeviceTermsAreDerived() {
+        // No CUDA device was measured (BackendTraits::measured): the plan says so.
+        HardwareSnapshot hw;
+        GpuDevice g;
+        g.name = "NVIDIA GeForce RTX 4090";
+        g.backend = "cuda";
+        g.total_bytes = 24 * GiB;
+        hw.gpus.push_back(g);
+        hw.ram_total = 64 * GiB;
+        const Plan p = planOrFail(moeShape(), hw);
+        bool said = false;
+        for (const auto& n : p.notes)
+            said = said || n.find("CUDA: not measured on this backend") != std::string::npos;
+        QVERIFY(said);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGpuPricing)
+#include "test_gpu_pricing.moc"
