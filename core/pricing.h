@@ -22,7 +22,16 @@ struct BlockMoves {
     std::uint8_t expert_parts = 0; // of the 3 routed-expert banks (ffn_up/gate/down_exps)
     std::uint8_t ffn_parts = 0;    // of the 3 dense or shared-expert FFN matrices
     bool attn = false;             // the attention / SSM projections and norms
-    bool any() const { return expert_parts || ffn_parts || attn; }
+    // What a -ot REGEX=CUDA0 (a named GPU's buffer type) moves to that device instead.
+    struct ToDevice {
+        std::int32_t device = 0; // index in the plan's devices
+        std::uint8_t expert_parts = 0;
+        std::uint8_t ffn_parts = 0;
+        bool attn = false;
+        bool operator==(const ToDevice&) const = default;
+    };
+    std::vector<ToDevice> to_devices;
+    bool any() const { return expert_parts || ffn_parts || attn || !to_devices.empty(); }
     bool operator==(const BlockMoves&) const = default;
 };
 

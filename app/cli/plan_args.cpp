@@ -116,7 +116,8 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
                   "multimodal projector: a .gguf file, or 'on' for the catalog's");
     g->add_option("--reserve", f.reserve, "keep this much more GPU memory free, e.g. 1GiB");
     g->add_option("--backend", f.backend,
-                  "llama.cpp backend: cpu, cuda, vulkan or metal (default: from the hardware)");
+                  "llama.cpp backend: " + std::string(backendNamesForHelp()) +
+                      " (default: from the hardware)");
     g->add_option("--latency", f.latency,
                   "KV spill latency budget: text (1500 ms) or voice (200 ms)");
     // common/arg.cpp: --rope-scaling {none,linear,yarn}, --rope-scale N, --yarn-orig-ctx N.

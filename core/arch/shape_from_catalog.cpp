@@ -289,6 +289,7 @@ ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q) {
         // llama.cpp loads the tied token_embd a second time as the output head
         // (TENSOR_DUPLICATED), so it costs memory on the output's device too.
         s.output_bytes = s.token_embd_bytes;
+        s.output_tied_to_embd = true;
         s.notes.push_back("output head is tied to token_embd; llama.cpp loads a duplicate");
     }
     if (q.file_bytes_precision > 0)

@@ -175,6 +175,29 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
             toHost(moved, true);
             experts_here = lp.experts - moved;
         }
+        // -ot REGEX=CUDA1: the parts named go to that device's buffer whatever device (or the
+        // CPU) the block has (llama_model_loader's buffer type override), and that device runs
+        // the ops that read them.
+        Bytes to_devices = 0;
+        for (const BlockMoves::ToDevice& mvd : mv.to_devices) {
+            if (mvd.device < 0 || static_cast<size_t>(mvd.device) >= n_dev) continue;
+            Terms& dst = a.devices[static_cast<size_t>(mvd.device)];
+            auto toDevice = [&](Bytes moved, bool expert) {
+                moved = std::min(moved, w);
+                w -= moved;
+                dst.weights = satAdd(dst.weights, moved);
+                if (expert) {
+                    moved = std::min(moved, experts_here);
+                    experts_here -= moved;
+                    dst.experts = satAdd(dst.experts, moved);
+                }
+                to_devices = satAdd(to_devices, moved);
+            };
+            toDevice(il < choice.n_cpu_moe ? 0 : thirds(lp.experts, mvd.expert_parts), true);
+            toDevice(thirds(lp.ffn_matrices, mvd.ffn_parts), false);
+            if (mvd.attn) toDevice(satSub(satSub(lp.weights, lp.experts), lp.ffn), false);
+            dev_has_layers[static_cast<size_t>(mvd.device)] = true;
+        }
         t.experts = satAdd(t.experts, experts_here);
         if (d >= 0) {
             const bool ffn_host = il < choice.ffn_host.size() && choice.ffn_host[il];
@@ -200,7 +223,8 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
             w -= spread;
         }
         t.weights = satAdd(t.weights, w);
-        if (d < 0 && n_dev > 0) a.spill_bytes = satAdd(a.spill_bytes, lp.weights);
+        if (d < 0 && n_dev > 0)
+            a.spill_bytes = satAdd(a.spill_bytes, satSub(lp.weights, to_devices));
         // KV and recurrent state live with their layer unless KV offload is off
         // (llama_kv_cache and llama_memory_recurrent ctors: offload ? model.dev_layer(il) : CPU).
         Terms& cache = opt.kv_offload ? t : a.host;

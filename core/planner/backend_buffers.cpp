@@ -87,9 +87,18 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
     // is what --n-cpu-moe does to that block: replayed the same way. Any other part moved is not.
     // A move of the three FFN projections (-ot ...ffn_(up|down|gate)\.weight=CPU) puts their
     // matmuls with the CPU (SchedPlacement::ffn_backend).
+    // A move to a named device is replayed the same way when it takes whole groups, one
+    // destination a group.
     auto wholeParts = [](const BlockMoves& m) {
-        return !m.attn && (m.ffn_parts == 0 || m.ffn_parts >= 3) &&
-               (m.expert_parts == 0 || m.expert_parts >= 3);
+        auto whole = [](std::uint8_t parts) { return parts == 0 || parts >= 3; };
+        int expert_dests = m.expert_parts > 0, ffn_dests = m.ffn_parts > 0;
+        for (const BlockMoves::ToDevice& t : m.to_devices) {
+            if (t.attn || !whole(t.expert_parts) || !whole(t.ffn_parts)) return false;
+            expert_dests += t.expert_parts > 0;
+            ffn_dests += t.ffn_parts > 0;
+        }
+        return !m.attn && whole(m.ffn_parts) && whole(m.expert_parts) && expert_dests <= 1 &&
+               ffn_dests <= 1;
     };
     if (!std::all_of(choice.moves.begin(), choice.moves.end(), wholeParts) ||
         std::any_of(choice.ffn_host.begin(), choice.ffn_host.end(), [](bool b) { return b; }))
@@ -111,6 +120,11 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
         p.expert_backend[il] = il < choice.n_cpu_moe || experts_moved ? cpu : p.layer_backend[il];
         const bool ffn_moved = il < choice.moves.size() && choice.moves[il].ffn_parts >= 3;
         p.ffn_backend[il] = ffn_moved ? cpu : p.layer_backend[il];
+        if (il < choice.moves.size())
+            for (const BlockMoves::ToDevice& t : choice.moves[il].to_devices) {
+                if (t.expert_parts >= 3 && il >= choice.n_cpu_moe) p.expert_backend[il] = t.device;
+                if (t.ffn_parts >= 3) p.ffn_backend[il] = t.device;
+            }
         const LayerShape& l = model.layers[il];
         p.dense_bytes[il] = satAdd(l.attn_bytes, l.ffn_bytes);
         p.expert_bytes[il] = l.experts_bytes;

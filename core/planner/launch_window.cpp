@@ -59,7 +59,9 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     // Placement flags the user typed are priced as given; what their -ot patterns move is found
     // once here (validateOptions has already checked every pattern).
     r.pinned = o.pinned;
-    if (auto moves = tensorMoves(model, o.pinned.tensor_overrides)) r.pinned_moves = *moves;
+    const auto names = deviceBufferNames(capacityBudget(hw, o.extra_reserve));
+    if (auto moves = tensorMoves(model, o.pinned.tensor_overrides, &names))
+        r.pinned_moves = *moves;
     // A calibration measured with another backend says nothing about this one.
     if (hw.calibration && hw.calibration->backend == backendName(r.backend)) {
         r.device_compute_factor = appliedFactor(hw.calibration->device_compute_factor);
@@ -203,7 +205,7 @@ Result<bool> validateOptions(const ModelShape& model, const PlanOptions& o) {
         return bad("MLA models (" + model.architecture + ") need the same K and V cache type",
                    "give -ctk and -ctv the same value");
     // The user's placement: what llama.cpp would reject (more -ts entries than devices is a hard
-    // error in llama_model_load; an -ot pattern must compile and target the CPU).
+    // error in llama_model_load; an -ot pattern must compile and name a buffer type).
     if (auto m = detail::tensorMoves(model, o.pinned.tensor_overrides); !m) return m.error();
     if (!std::isfinite(o.rope_scale) || o.rope_scale < 0 || o.rope_scale > 1024)
         return bad("--rope-scale must be a factor between 0 and 1024",
@@ -225,6 +227,10 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
             "-ts/--tensor-split has " + std::to_string(options.pinned.tensor_split.size()) +
                 " proportions but the machine has " + std::to_string(n_devices) + " GPU(s)",
             "give one proportion per GPU, e.g. -ts 3,1 for two");
+    // -ot targets by this machine's buffer types (CUDA0, Vulkan1, …).
+    const auto device_names = detail::deviceBufferNames(capacityBudget(hw, options.extra_reserve));
+    if (auto m = detail::tensorMoves(model, options.pinned.tensor_overrides, &device_names); !m)
+        return m.error();
 
     Plan plan;
     plan.model = model;

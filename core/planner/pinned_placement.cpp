@@ -3,6 +3,9 @@
 #include "launch/tensor_pattern.h"
 #include "planner/planner_internal.h"
 
+#include <algorithm>
+#include <cctype>
+#include <optional>
 #include <regex>
 
 namespace headroom::detail {
@@ -44,40 +47,93 @@ BlockNames blockNames(const LayerShape& l, std::uint32_t il) {
 
 } // namespace
 
+std::vector<std::string> deviceBufferNames(const MemoryBudget& budget) {
+    std::vector<std::string> names;
+    std::vector<std::string> seen; // one prefix per device, to number each backend's own
+    for (const DeviceBudget& d : budget.devices) {
+        // An RPC device's buffer type is named by its endpoint (ggml-rpc.cpp
+        // ggml_backend_rpc_buffer_type: "RPC<n>[host:port]"), which -ot can name too.
+        const auto b = backendFromName(d.backend);
+        const std::string prefix =
+            d.rpc_endpoint.empty() ? std::string(traitsOf(b.value_or(Backend::Cuda)).buffer_name)
+                                   : std::string(rpcBackend().buffer_name);
+        const auto n = std::count(seen.begin(), seen.end(), prefix);
+        seen.push_back(prefix);
+        names.push_back(prefix + std::to_string(n) +
+                        (d.rpc_endpoint.empty() ? "" : "[" + d.rpc_endpoint + "]"));
+    }
+    return names;
+}
+
 Result<std::vector<BlockMoves>> tensorMoves(const ModelShape& model,
-                                            const std::vector<TensorOverride>& overrides) {
+                                            const std::vector<TensorOverride>& overrides,
+                                            const std::vector<std::string>* devices) {
     std::vector<BlockMoves> moves(model.nLayer());
     if (overrides.empty()) return moves;
+    // common/arg.cpp parse_tensor_buffer_overrides: the target is a buffer type's name; an
+    // unknown one is an error ("unknown buffer type"). -1 = the CPU.
+    std::vector<int> target;
     std::vector<std::regex> res;
     for (const auto& o : overrides) {
-        if (o.device != "CPU")
+        int t = -2;
+        if (o.device == "CPU") {
+            t = -1;
+        } else if (devices) {
+            const auto it = std::find(devices->begin(), devices->end(), o.device);
+            if (it != devices->end()) t = static_cast<int>(it - devices->begin());
+        } else {
+            // Without the machine: any backend's prefix and a device number.
+            for (const BackendTraits* b : allBackends()) {
+                const std::string_view p = b->buffer_name;
+                if (b->gpu && o.device.size() > p.size() && o.device.compare(0, p.size(), p) == 0 &&
+                    std::isdigit(static_cast<unsigned char>(o.device[p.size()])))
+                    t = 0;
+            }
+        }
+        if (t == -2) {
+            std::string known = "CPU";
+            if (devices)
+                for (const auto& n : *devices)
+                    known += ", " + n;
             return makeError(ErrorCode::InvalidArgument,
-                             "-ot " + o.text() + ": only the CPU target is priced",
-                             "write REGEX=CPU; moving tensors to a named GPU is not modelled");
+                             "-ot " + o.text() + ": '" + o.device + "' is not a buffer type of " +
+                                 (devices ? "this machine" : "any backend"),
+                             "targets: " + known);
+        }
         auto re = compileTensorPattern(o.pattern);
         if (!re) return re.error();
         res.push_back(std::move(*re));
+        target.push_back(t);
     }
-    // llama_model_loader: the first override whose pattern regex_search-es the name wins; every
-    // target here is the CPU, so "any pattern matches" is the same thing.
-    auto matched = [&](const std::string& name) {
-        for (const auto& re : res)
-            if (std::regex_search(name, re)) return true;
-        return false;
-    };
-    auto count = [&](const std::vector<std::string>& names) {
-        std::uint8_t c = 0;
-        for (const auto& n : names)
-            c += matched(n) ? 1 : 0;
-        return c;
+    // llama_model_loader: the first override whose pattern regex_search-es the name wins.
+    auto where = [&](const std::string& name) -> std::optional<int> {
+        for (size_t k = 0; k < res.size(); ++k)
+            if (std::regex_search(name, res[k])) return target[k];
+        return std::nullopt;
     };
     for (std::uint32_t il = 0; il < model.nLayer(); ++il) {
         const BlockNames n = blockNames(model.layers[il], il);
-        moves[il].expert_parts = count(n.experts);
-        moves[il].ffn_parts = count(n.ffn);
+        BlockMoves& m = moves[il];
+        auto toDevice = [&](int dev) -> BlockMoves::ToDevice& {
+            for (auto& t : m.to_devices)
+                if (t.device == dev) return t;
+            m.to_devices.push_back({dev, 0, 0, false});
+            return m.to_devices.back();
+        };
+        auto place = [&](const std::vector<std::string>& names, auto cpu, auto dev) {
+            for (const auto& name : names)
+                if (const auto w = where(name); w) {
+                    if (*w < 0)
+                        cpu();
+                    else if (devices)
+                        dev(toDevice(*w));
+                }
+        };
+        place(n.experts, [&] { ++m.expert_parts; }, [](BlockMoves::ToDevice& t) { ++t.expert_parts; });
+        place(n.ffn, [&] { ++m.ffn_parts; }, [](BlockMoves::ToDevice& t) { ++t.ffn_parts; });
         // Attention tensors differ in size; a pattern that takes any of the projections is taken
         // to mean the block's attention (how such patterns are written in practice).
-        moves[il].attn = count(n.attn) > 0;
+        place(n.attn, [&] { m.attn = true; }, [](BlockMoves::ToDevice& t) { t.attn = true; });
     }
     return moves;
 }

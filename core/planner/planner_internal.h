@@ -102,10 +102,15 @@ bool searchLayerCount(const ModelShape& model, const ContextPrice& price,
 PlacementChoice pinnedChoice(const ModelShape& model, const ResolvedOptions& opt,
                              const MemoryBudget& budget);
 // What each block's tensors matched by the -ot patterns are (tensor names as llama.cpp's loader
-// names them, built from the shape). Errors on a pattern that is not a regex or a target device
-// other than CPU (pricing moves to a named GPU is not modelled).
+// names them, built from the shape), and where each goes: the CPU, or a device by its buffer
+// type's name (deviceBufferNames). `devices` null checks only that each pattern is a regex and
+// each target looks like a buffer type (CPU, CUDA0, ROCm1, Vulkan0, MTL0, SYCL0).
 Result<std::vector<BlockMoves>> tensorMoves(const ModelShape& model,
-                                            const std::vector<TensorOverride>& overrides);
+                                            const std::vector<TensorOverride>& overrides,
+                                            const std::vector<std::string>* devices = nullptr);
+// The name llama.cpp gives each device's default buffer type, in the budget's order: the
+// backend's prefix and its index among that backend's devices ("CUDA0", "CUDA1", "Vulkan0").
+std::vector<std::string> deviceBufferNames(const MemoryBudget& budget);
 
 // Prices and places one context: verdict, per-device bytes, placement, refusal (without remedies).
 // `detail` = false prices and places only (no speed, KV-spill or expert-split analysis, no
