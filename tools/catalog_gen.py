@@ -3,6 +3,7 @@
 sums are computed, not typed). Every number comes from the URL listed next to it; see
 docs/catalog.md. Run: python3 tools/catalog_gen.py > resources/catalog.json"""
 import json
+import sys
 
 HF = "https://huggingface.co/"
 # Exact per-file byte sizes (HF LFS sizes at pinned revisions) as listed in this public
@@ -57,6 +58,22 @@ def card(name, gb, source):
 def mmproj(listed, source, name):
     size, precision = listed_bytes(listed)
     # The schema has no precision for the projector; the rounding is a fraction of a percent.
+    return {"file_bytes": size, "name": name, "source": source}
+
+def exact(name, size, source):
+    """A quant whose exact byte size (the Hugging Face LFS size) was recorded by a cited catalog."""
+    return q(name, size, source)
+
+
+def gib(name, listed, source):
+    """A quant from a card that prints llama.cpp's own size line, e.g. "109.381 GiB" (binary,
+    three decimals: +-0.0005 GiB)."""
+    num = listed.split()[0]
+    decimals = len(num.split(".")[1]) if "." in num else 0
+    return q(name, round(float(num) * 2**30), source, 2**30 // (2 * 10**decimals))
+
+
+def mmproj_exact(size, source, name):
     return {"file_bytes": size, "name": name, "source": source}
 
 def dense(id, name, arch, sources, ctx, vocab, embd, layers, ff, heads, kv, hd, params,
@@ -517,6 +534,121 @@ for e in M:
                      "source": HF + YARN_CARDS[e["id"]] + "#processing-long-texts"}
 assert all(any(e["id"] == k for e in M) for k in YARN_CARDS), "a YaRN id is not in the catalog"
 
+
+# --- Self-check: the shapes must add up to the card's parameter count -------------------
+# Every entry's weights are re-counted from its shapes the way catalogParamSplit() splits them
+# (core/arch/shape_from_catalog.cpp): token embeddings, the output head unless tied, attention
+# (Q, K, V, O with GQA; MLA's q/kv low-rank projections), the dense FFN (gate+up+down or
+# up+down), routed experts, shared experts and the router, and the cited mixer size of each
+# recurrent layer. Norms, biases, convolution taps and RoPE tables are left out: they are well
+# under 0.1 % of any model here.
+#
+# PARAM_TOLERANCE is 2 %: model cards round their totals to three significant figures
+# ("8.03B", "14.8B": at most 0.6 %), MTP blocks are a shared ~1 % on the models that carry one
+# (GLM-4.5, counted in the GGUF's block_count but often not in the card), and vision towers the
+# card may include are ~0.4B on a 12B model (Gemma 3 12B: -1.96 %). A wrong width, head count,
+# layer count or expert count moves the total by far more than 2 %, which is what this catches.
+# Architectures with weights the formula cannot see get a per-entry term in PARAM_EXTRA (count
+# and why); entries it cannot check at all are in PARAM_SKIP with the reason.
+PARAM_TOLERANCE = 0.02
+PARAM_EXTRA = {}
+PARAM_SKIP = {}
+
+
+def per_layer(v, n):
+    return v if isinstance(v, list) else [v] * n
+
+
+def pattern_layer(pat, il, n_trunk):
+    """LayerPattern::matches (core/catalog.cpp) for the catalog's pattern forms."""
+    if not pat or il >= n_trunk:
+        return False
+    if pat.get("all"):
+        return True
+    if "layers" in pat:
+        return il in pat["layers"]
+    period = pat["period"]
+    if pat.get("full_at", "end") == "start":
+        return il % period != 0
+    return (il + 1) % period != 0
+
+
+def param_count(e):
+    n, d = e["n_layer"], e["n_embd"]
+    a = e["attention"]
+    nh, nkv, ff = per_layer(a["n_head"], n), per_layer(a["n_head_kv"], n), per_layer(e["n_ff"], n)
+    hk, hv = a["head_dim_k"], a["head_dim_v"]
+    total = e["n_vocab"] * d * (1 if e.get("tied_embeddings") else 2)
+    moe, rec = e.get("moe"), e.get("recurrent")
+    mats = 3 if e.get("ffn_gated", True) else 2
+    n_trunk = n - e.get("nextn_layers", 0)
+    swa = a.get("swa")
+    for il in range(n):
+        if pattern_layer(rec, il, n_trunk):
+            total += rec.get("mixer_params", 0)
+        elif "kv_lora_rank" in a:
+            r, rope, ql = a["kv_lora_rank"], a["rope_dim"], a.get("q_lora_rank")
+            total += d * ql + ql * nh[il] * hk if ql else d * nh[il] * hk
+            total += d * (r + rope) + r * nh[il] * (hk - rope + hv) + nh[il] * hv * d
+        elif nh[il] > 0:
+            sl = pattern_layer(swa, il, n_trunk)
+            k = a.get("swa_head_dim_k", hk) if sl else hk
+            v = a.get("swa_head_dim_v", hv) if sl else hv
+            kv = a.get("swa_n_head_kv", nkv[il]) if sl else nkv[il]
+            total += d * nh[il] * k + d * kv * (k + v) + nh[il] * v * d
+        if moe and il >= moe.get("dense_lead", 0):
+            total += moe["n_expert"] * mats * d * moe["n_ff_exp"] + d * moe["n_expert"]
+            total += moe.get("n_expert_shared", 0) * mats * d * moe.get("n_ff_shexp", moe["n_ff_exp"])
+        else:
+            total += mats * d * ff[il]
+    return total + PARAM_EXTRA.get(e["id"], (0, ""))[0]
+
+
+# Bits per weight a quant's whole file may show (file bytes x 8 / params.total). Wide on
+# purpose: small models carry their embeddings at Q6_K/Q8_0 (Qwen3-0.6B Q4_K_M is 6.5), MoE
+# quants keep attention and shared experts at Q8_0; this only catches a size filed under the
+# wrong quant or the wrong model (a Q8_0 size on a Q4_K_M row is 1.7x off). The 4-bit floors
+# are 4.2 because gpt-oss keeps its MXFP4 experts in every quant (120B Q4_K_M: 4.29). Models
+# under 1B parameters are not checked: their embedding rows, kept at Q8_0 or F16, are a third
+# or more of the file (Qwen2.5-0.5B's official Q4_K_M is 8.0 bits per weight).
+BPW_BOUNDS = {
+    "Q2_K": (2.5, 4.5), "Q3_K_S": (3.0, 5.0), "Q3_K_M": (3.2, 5.3), "Q3_K_L": (3.5, 5.6),
+    "IQ3_M": (3.2, 5.0), "IQ4_XS": (4.0, 6.0), "Q4_0": (4.2, 6.5), "Q4_K_S": (4.3, 6.5),
+    "Q4_K_M": (4.2, 7.0), "Q4_K": (4.2, 7.0), "UD-Q4_K_XL": (4.2, 7.0), "UD-Q4_K_M": (4.2, 7.0),
+    "Q5_K_S": (5.3, 7.5), "Q5_K_M": (5.4, 7.8), "Q6_K": (6.4, 8.3), "Q8_0": (8.0, 9.5),
+    "MXFP4": (4.2, 6.0), "MXFP4_MOE": (4.2, 6.0), "BF16": (15.8, 16.6), "F16": (15.8, 16.6),
+}
+
+
+def self_check(models):
+    bad = []
+    for e in models:
+        total = e["params"]["total"]
+        if e["id"] not in PARAM_SKIP:
+            got = param_count(e)
+            if abs(got - total) > PARAM_TOLERANCE * total:
+                bad.append(f"{e['id']}: shapes count {got:,} parameters, the card says {total:,} "
+                           f"({100 * (got - total) / total:+.2f} %, tolerance {PARAM_TOLERANCE:.0%})")
+        for qn in e["quants"]:
+            lo_hi = BPW_BOUNDS.get(qn["name"])
+            if lo_hi and total >= 1_000_000_000:
+                bpw = qn["file_bytes"] * 8 / total
+                if not lo_hi[0] <= bpw <= lo_hi[1]:
+                    bad.append(f"{e['id']}:{qn['name']}: {bpw:.2f} bits per weight, outside "
+                               f"{lo_hi[0]}..{lo_hi[1]} for this quant")
+    ids = [e["id"] for e in models]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        bad.append("duplicate ids: " + ", ".join(sorted(dup)))
+    for k in list(PARAM_EXTRA) + list(PARAM_SKIP):
+        if k not in ids:
+            bad.append(f"{k}: in PARAM_EXTRA/PARAM_SKIP but not in the catalog")
+    if bad:
+        sys.stderr.write("catalog_gen.py self-check failed:\n  " + "\n  ".join(bad) + "\n")
+        sys.exit(1)
+
+
+self_check(M)
 
 doc = {"schema": "headroom.catalog/1",
        "comment": "Generated by tools/catalog_gen.py; every figure is cited in the entry's sources "
