@@ -93,6 +93,9 @@ def dense(id, name, arch, sources, ctx, vocab, embd, layers, ff, heads, kv, hd, 
     return e
 
 M = []
+# Filled next to the entries that need them; see the self-check at the end.
+PARAM_EXTRA = {}
+PARAM_SKIP = {}
 
 # --- Llama -------------------------------------------------------------------------------
 M.append(dense("llama-3.1-8b-instruct", "Llama 3.1 8B Instruct", "llama",
@@ -512,6 +515,295 @@ for lid, lname, embd, layers, heads, ff, params, q4 in [
         [HF + "huggyllama/" + lid + "/blob/main/config.json", LLAMA_PAPER],
         2048, 32000, embd, layers, ff, heads, heads, embd // heads, params, [q4]))
 
+
+# =========================================================================================
+# Issue 28: the models people run at the end of 2026. Sources of the figures below:
+#  * config facts: each model's Hugging Face config.json (cited), read through the Megatron
+#    recipes of THUDM/slime (scripts/models/*.sh, cited at the commit read: --num-layers,
+#    --hidden-size, --ffn-hidden-size, heads / query groups, --kv-channels, vocab, experts) or
+#    through the public notes named per entry;
+#  * exact sizes: Hugging Face LFS sizes as public app catalogs record them -- LlamaBarn's
+#    (ggml-org's macOS app, LlamaBarn/Catalog/Catalog+Data.swift; its history is in the
+#    shaneholloman/llama-barn fork), and the pinned lists named per entry; each quant cites
+#    the Hugging Face file itself;
+#  * listed sizes: the card or file listing cited per quant, with its rounding.
+# =========================================================================================
+SLIME = {
+    "deepseek-r1-distill-qwen-1.5B": "https://github.com/THUDM/slime/blob/fed4223997353614f94fc246e820ff01359b8a36/scripts/models/deepseek-r1-distill-qwen-1.5B.sh",
+    "deepseek-v3-20layer": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/deepseek-v3-20layer.sh",
+    "deepseek-v3-5layer": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/deepseek-v3-5layer.sh",
+    "deepseek-v3": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/deepseek-v3.sh",
+    "gemma4-12B": "https://github.com/THUDM/slime/blob/2a60f00dd27f716f8761464086f02b02061adff1/scripts/models/gemma4-12B.sh",
+    "gemma4-26B-A4B": "https://github.com/THUDM/slime/blob/2a60f00dd27f716f8761464086f02b02061adff1/scripts/models/gemma4-26B-A4B.sh",
+    "gemma4-31B": "https://github.com/THUDM/slime/blob/2a60f00dd27f716f8761464086f02b02061adff1/scripts/models/gemma4-31B.sh",
+    "glm4-32B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/glm4-32B.sh",
+    "glm4-9B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/glm4-9B.sh",
+    "glm4.5-106B-A12B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/glm4.5-106B-A12B.sh",
+    "glm4.5-355B-A32B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/glm4.5-355B-A32B.sh",
+    "glm4.7-30B-A3B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/glm4.7-30B-A3B.sh",
+    "glm5-744B-A40B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/glm5-744B-A40B.sh",
+    "glm5.2-744B-A40B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/glm5.2-744B-A40B.sh",
+    "gpt-oss-20B": "https://github.com/THUDM/slime/blob/2a60f00dd27f716f8761464086f02b02061adff1/scripts/models/gpt-oss-20B.sh",
+    "kimi-k2-thinking": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/kimi-k2-thinking.sh",
+    "kimi-k2": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/kimi-k2.sh",
+    "llama3.1-8B-Instruct": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/llama3.1-8B-Instruct.sh",
+    "llama3.2-3B-Instruct-amd": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/llama3.2-3B-Instruct-amd.sh",
+    "llama3.2-3B-Instruct": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/llama3.2-3B-Instruct.sh",
+    "mimo-7B-rl": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/mimo-7B-rl.sh",
+    "minimax-m2": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/minimax-m2.sh",
+    "moonlight": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/moonlight.sh",
+    "nemotron-nano-30B-A3B": "https://github.com/THUDM/slime/blob/b6326a73a1974d0f313974b03f944aae85965978/scripts/models/nemotron-nano-30B-A3B.sh",
+    "qwen2.5-0.5B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen2.5-0.5B.sh",
+    "qwen2.5-1.5B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen2.5-1.5B.sh",
+    "qwen2.5-32B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen2.5-32B.sh",
+    "qwen2.5-3B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen2.5-3B.sh",
+    "qwen2.5-7B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen2.5-7B.sh",
+    "qwen3-0.6B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-0.6B.sh",
+    "qwen3-1.7B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-1.7B.sh",
+    "qwen3-14B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-14B.sh",
+    "qwen3-235B-A22B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-235B-A22B.sh",
+    "qwen3-30B-A3B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-30B-A3B.sh",
+    "qwen3-32B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-32B.sh",
+    "qwen3-4B-2507": "https://github.com/THUDM/slime/blob/1e1fce7dedc3b96fa91eb631b2f17c7d3a324440/scripts/models/qwen3-4B-2507.sh",
+    "qwen3-4B-Instruct-2507": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-4B-Instruct-2507.sh",
+    "qwen3-4B-Instruct": "https://github.com/THUDM/slime/blob/45300be89b2386a5e32dd9d4a5d517177a4ca03e/scripts/models/qwen3-4B-Instruct.sh",
+    "qwen3-4B-instruct-2507": "https://github.com/THUDM/slime/blob/8748b7776cc1882b5c8a658a87d287b3707625f4/scripts/models/qwen3-4B-instruct-2507.sh",
+    "qwen3-4B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-4B.sh",
+    "qwen3-8B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-8B.sh",
+    "qwen3-coder-30B-A3B-Instruct": "https://github.com/THUDM/slime/blob/e79dd7ab881301156c5917478dfa42b725cb3415/scripts/models/qwen3-coder-30B-A3B-Instruct.sh",
+    "qwen3-next-80B-A3B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3-next-80B-A3B.sh",
+    "qwen3-vl-235B-A22B-Instruct": "https://github.com/THUDM/slime/blob/abc1fee59f4926ff3c9ca4f20f47a0a190a1ac1b/scripts/models/qwen3-vl-235B-A22B-Instruct.sh",
+    "qwen3-vl-235b-a22b": "https://github.com/THUDM/slime/blob/5da09d091049ba78593c7d48a5701cf3f58c2dbe/scripts/models/qwen3-vl-235b-a22b.sh",
+    "qwen3-vl-2B-Instruct": "https://github.com/THUDM/slime/blob/abc1fee59f4926ff3c9ca4f20f47a0a190a1ac1b/scripts/models/qwen3-vl-2B-Instruct.sh",
+    "qwen3-vl-2b": "https://github.com/THUDM/slime/blob/1766d0c24115d1a128f9632d5fc02bc720447dc7/scripts/models/qwen3-vl-2b.sh",
+    "qwen3-vl-30B-A3B-Instruct": "https://github.com/THUDM/slime/blob/abc1fee59f4926ff3c9ca4f20f47a0a190a1ac1b/scripts/models/qwen3-vl-30B-A3B-Instruct.sh",
+    "qwen3-vl-30b-a3b": "https://github.com/THUDM/slime/blob/5da09d091049ba78593c7d48a5701cf3f58c2dbe/scripts/models/qwen3-vl-30b-a3b.sh",
+    "qwen3-vl-4B-Instruct": "https://github.com/THUDM/slime/blob/abc1fee59f4926ff3c9ca4f20f47a0a190a1ac1b/scripts/models/qwen3-vl-4B-Instruct.sh",
+    "qwen3-vl-4b": "https://github.com/THUDM/slime/blob/1766d0c24115d1a128f9632d5fc02bc720447dc7/scripts/models/qwen3-vl-4b.sh",
+    "qwen3-vl-8B": "https://github.com/THUDM/slime/blob/abba61ecda9b97c7e84a214697e77cf9b8b4d3f9/scripts/models/qwen3-vl-8B.sh",
+    "qwen3-vl-8b-instruct": "https://github.com/THUDM/slime/blob/35ab396b6d5beeb9b6478e59aa17a5129013e680/scripts/models/qwen3-vl-8b-instruct.sh",
+    "qwen3-vl-8b": "https://github.com/THUDM/slime/blob/1766d0c24115d1a128f9632d5fc02bc720447dc7/scripts/models/qwen3-vl-8b.sh",
+    "qwen3.5-0.8B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3.5-0.8B.sh",
+    "qwen3.5-27B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3.5-27B.sh",
+    "qwen3.5-2B": "https://github.com/THUDM/slime/blob/148be654eaa11acdc5e0216bb2c1f26e3346aa9f/scripts/models/qwen3.5-2B.sh",
+    "qwen3.5-35B-A3B-vl": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3.5-35B-A3B-vl.sh",
+    "qwen3.5-35B-A3B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3.5-35B-A3B.sh",
+    "qwen3.5-397B-A17B": "https://github.com/THUDM/slime/blob/aa84536b351586da7db37f74688d0550f3d333cf/scripts/models/qwen3.5-397B-A17B.sh",
+    "qwen3.5-4B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3.5-4B.sh",
+    "qwen3.5-9B": "https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/qwen3.5-9B.sh",
+    "qwen36-35B-A3B": "https://github.com/THUDM/slime/blob/1713bae117e595f16a9d0ea1a9468ea4f20f8a4e/scripts/models/qwen36-35B-A3B.sh",
+}
+LB_FORK = "https://github.com/shaneholloman/llama-barn/blob/454ec068741b04750cc4bfc0cc57ab80d9e10a3b/LlamaBarn/Catalog/Catalog+Data.swift"
+LB_APP = "https://github.com/ggml-org/LlamaBarn"
+
+
+def hfres(repo, fname, rev="main"):
+    return HF + f"{repo}/resolve/{rev}/{fname}"
+
+# --- Qwen3 small, 2507 and Coder (qwen3 / qwen3moe) ------------------------------------
+# Pinned bartowski/unsloth files with exact sizes from a public app catalog that read them from
+# the Hugging Face API ("Curated text-only GGUF builds ... pinned rather than tracking main");
+# its params are the GGUF tensor totals (Hugging Face's count of the tensors in the file).
+PINNED_NOTE = "pinned Hugging Face API listing (exact LFS bytes)"
+B_Q06 = "bartowski/Qwen_Qwen3-0.6B-GGUF"; R_Q06 = "60b85c0e3d8fe0f6474f406922a26d12aca4550d"
+M.append(dense("qwen3-0.6b", "Qwen3 0.6B", "qwen3",
+    [HF + "Qwen/Qwen3-0.6B/blob/main/config.json", SLIME["qwen3-0.6B"],
+     HF + B_Q06 + "/tree/" + R_Q06],
+    # The GGUF tensor total (751 632 384) is the config's tied count plus a stored output.weight
+    # of 151936 x 1024: these files carry the head as its own tensor, so it is not tied here.
+    40960, 151936, 1024, 28, 3072, 16, 8, 128, 751_632_384,
+    [exact(qn, b, hfres(B_Q06, "Qwen_Qwen3-0.6B-" + qn + ".gguf", R_Q06)) for qn, b in
+     [("Q4_K_M", 484_220_320), ("Q5_K_M", 551_378_336), ("Q6_K", 622_733_728), ("Q8_0", 804_753_824)]]))
+B_Q17 = "bartowski/Qwen_Qwen3-1.7B-GGUF"; R_Q17 = "dcb19155b962dbb6389f4691a982043a8e651022"
+M.append(dense("qwen3-1.7b", "Qwen3 1.7B", "qwen3",
+    [HF + "Qwen/Qwen3-1.7B/blob/main/config.json", SLIME["qwen3-1.7B"],
+     HF + B_Q17 + "/tree/" + R_Q17],
+    # GGUF tensor total, a stored output.weight included (as for 0.6B)
+    40960, 151936, 2048, 28, 6144, 16, 8, 128, 2_031_739_904,
+    [exact(qn, b, hfres(B_Q17, "Qwen_Qwen3-1.7B-" + qn + ".gguf", R_Q17)) for qn, b in
+     [("Q4_K_M", 1_282_439_584), ("Q5_K_M", 1_471_805_856), ("Q6_K", 1_673_007_520), ("Q8_0", 2_165_039_520)]]))
+# Qwen3 2507 refresh: the same shapes as Qwen3-4B / Qwen3-30B-A3B (slime's 2507 recipes source
+# the base ones and only change the RoPE base), trained to 262144 tokens (LlamaBarn ctxWindow,
+# the GGUF context_length). Parameter counts: LlamaBarn's parameterCount.
+B_Q4I = "bartowski/Qwen_Qwen3-4B-Instruct-2507-GGUF"; R_Q4I = "ae44f08e1392f39c0e474af10c3ff8355c8b6688"
+M.append(dense("qwen3-4b-instruct-2507", "Qwen3 4B Instruct 2507", "qwen3",
+    [HF + "Qwen/Qwen3-4B-Instruct-2507/blob/main/config.json", SLIME["qwen3-4B-Instruct-2507"],
+     SLIME["qwen3-4B"], HF + B_Q4I + "/tree/" + R_Q4I, LB_FORK],
+    262144, 151936, 2560, 36, 9728, 32, 8, 128, 4_022_468_096,
+    [exact(qn, b, hfres(B_Q4I, "Qwen_Qwen3-4B-Instruct-2507-" + qn + ".gguf", R_Q4I)) for qn, b in
+     [("Q4_K_M", 2_497_280_736), ("Q5_K_M", 2_889_513_696), ("Q6_K", 3_306_261_216), ("Q8_0", 4_280_405_216)]],
+    tied=True))
+M.append(dense("qwen3-4b-thinking-2507", "Qwen3 4B Thinking 2507", "qwen3",
+    [HF + "Qwen/Qwen3-4B-Thinking-2507/blob/main/config.json", SLIME["qwen3-4B"], LB_FORK],
+    262144, 151936, 2560, 36, 9728, 32, 8, 128, 4_022_468_096,
+    [exact("Q4_K_M", 2_497_281_152, hfres("unsloth/Qwen3-4B-Thinking-2507-GGUF", "Qwen3-4B-Thinking-2507-Q4_K_M.gguf")),
+     exact("Q8_0", 4_280_405_632, hfres("ggml-org/Qwen3-4B-Thinking-2507-Q8_0-GGUF", "qwen3-4b-thinking-2507-q8_0.gguf"))],
+    tied=True))
+QWEN3_30B_MOE = {"n_expert": 128, "n_expert_used": 8, "n_ff_exp": 768}
+# A public llama.cpp test basket's exact sizes (HRX2 basket, Hugging Face resolve/main).
+U30I = "unsloth/Qwen3-30B-A3B-Instruct-2507-GGUF"
+M.append(dense("qwen3-30b-a3b-instruct-2507", "Qwen3 30B-A3B Instruct 2507", "qwen3moe",
+    [HF + "Qwen/Qwen3-30B-A3B-Instruct-2507/blob/main/config.json", SLIME["qwen3-30B-A3B"],
+     HF + U30I + "/tree/main", LB_FORK],
+    262144, 151936, 2048, 48, 0, 32, 4, 128, 30_532_122_624,
+    [exact("Q4_K_M", 18_556_686_752, hfres(U30I, "Qwen3-30B-A3B-Instruct-2507-Q4_K_M.gguf")),
+     exact("UD-Q4_K_XL", 17_690_497_440, hfres(U30I, "Qwen3-30B-A3B-Instruct-2507-UD-Q4_K_XL.gguf")),
+     exact("IQ4_XS", 16_378_073_504, hfres(U30I, "Qwen3-30B-A3B-Instruct-2507-IQ4_XS.gguf")),
+     exact("Q5_K_M", 21_725_581_728, hfres(U30I, "Qwen3-30B-A3B-Instruct-2507-Q5_K_M.gguf")),
+     exact("Q6_K", 25_092_532_640, hfres(U30I, "Qwen3-30B-A3B-Instruct-2507-Q6_K.gguf")),
+     exact("Q8_0", 32_483_932_576, hfres(U30I, "Qwen3-30B-A3B-Instruct-2507-Q8_0.gguf"))],
+    moe=QWEN3_30B_MOE, active=3_300_000_000))
+M.append(dense("qwen3-30b-a3b-thinking-2507", "Qwen3 30B-A3B Thinking 2507", "qwen3moe",
+    [HF + "Qwen/Qwen3-30B-A3B-Thinking-2507/blob/main/config.json", SLIME["qwen3-30B-A3B"], LB_FORK],
+    262144, 151936, 2048, 48, 0, 32, 4, 128, 30_532_122_624,
+    [exact("Q4_K_M", 18_556_686_752, hfres("unsloth/Qwen3-30B-A3B-Thinking-2507-GGUF", "Qwen3-30B-A3B-Thinking-2507-Q4_K_M.gguf")),
+     exact("Q8_0", 32_483_931_872, hfres("ggml-org/Qwen3-30B-A3B-Thinking-2507-Q8_0-GGUF", "qwen3-30b-a3b-thinking-2507-q8_0.gguf"))],
+    moe=QWEN3_30B_MOE, active=3_300_000_000))
+UC30 = "unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF"; RC30 = "b17cb02dd882d5b6ab62fc777ad2995f19668350"
+M.append(dense("qwen3-coder-30b-a3b-instruct", "Qwen3 Coder 30B-A3B Instruct", "qwen3moe",
+    [HF + "Qwen/Qwen3-Coder-30B-A3B-Instruct/blob/main/config.json",
+     SLIME["qwen3-coder-30B-A3B-Instruct"], SLIME["qwen3-30B-A3B"], HF + UC30 + "/tree/" + RC30],
+    262144, 151936, 2048, 48, 0, 32, 4, 128, 30_532_122_624,
+    [exact(qn, b, hfres(UC30, "Qwen3-Coder-30B-A3B-Instruct-" + qn + ".gguf", RC30)) for qn, b in
+     [("Q3_K_M", 14_711_850_144), ("Q4_K_M", 18_556_689_568), ("Q5_K_M", 21_725_584_544),
+      ("Q6_K", 25_092_535_456), ("Q8_0", 32_483_935_392)]] +
+    [exact("UD-Q4_K_XL", 17_665_334_432, hfres(UC30, "Qwen3-Coder-30B-A3B-Instruct-UD-Q4_K_XL.gguf"))],
+    moe=QWEN3_30B_MOE, active=3_300_000_000))
+# DeepSeek-R1-0528-Qwen3-8B: Qwen3-8B's shapes (a distillation into that model), LlamaBarn sizes.
+M.append(dense("deepseek-r1-0528-qwen3-8b", "DeepSeek-R1-0528-Qwen3-8B", "qwen3",
+    [HF + "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B/blob/main/config.json", SLIME["qwen3-8B"],
+     "https://github.com/shaneholloman/llama-barn/blob/ab6fe1687fd90ae7828c7257c1df7f9f050d6325/LlamaBarn/Catalog/Catalog.swift"],
+    131072, 151936, 4096, 36, 12288, 32, 8, 128, 8_190_000_000,
+    [exact("Q4_K_M", 5_027_785_216, hfres("unsloth/DeepSeek-R1-0528-Qwen3-8B-GGUF", "DeepSeek-R1-0528-Qwen3-8B-Q4_K_M.gguf")),
+     exact("Q8_0", 8_709_519_872, hfres("unsloth/DeepSeek-R1-0528-Qwen3-8B-GGUF", "DeepSeek-R1-0528-Qwen3-8B-Q8_0.gguf"))]))
+
+# --- Qwen3.5 / Qwen3.6 (qwen35 dense, qwen35moe): Gated DeltaNet + gated attention ---------
+# Layout from the model cards ("Hidden Layout: N x (3 x (Gated DeltaNet -> FFN/MoE) -> 1 x (Gated
+# Attention -> FFN/MoE))", i.e. full attention on every 4th layer, llama.cpp's
+# full_attention_interval 4), attention and linear-attention heads from the cards and the
+# config.json notes cited per entry; widths, FFN and expert sizes from the slime recipes.
+# Recurrent state as llama_hparams::n_embd_r()/n_embd_s() compute it from the converter's keys
+# (ssm_d_conv = linear_conv_kernel_dim 4, ssm_d_state = linear_key_head_dim 128, ssm_n_group =
+# linear_num_key_heads, ssm_d_inner = linear_num_value_heads x linear_value_head_dim):
+#   n_embd_r = 3 x (d_inner + 2 x n_group x 128), n_embd_s = 128 x d_inner.
+# Mixer parameters per linear-attention layer (modeling_qwen3_5: in_proj_qkv, in_proj_z,
+# in_proj_a, in_proj_b, out_proj, conv1d): d x (2 x kh x 128 + d_inner) + d x d_inner + 2 x d x vh
+# + d_inner x d + 4 x (2 x kh x 128 + d_inner). The gated attention's q_proj also carries the
+# output gate (query and gate chunked from one projection), n_head x 256 x d more per full layer,
+# which the catalog's attention split does not count: it is the PARAM_EXTRA term below.
+# MTP: the cards train one MTP block; the Hugging Face files cited here were converted without
+# it (the trunk only), so no nextn layer is listed -- a file's own header decides.
+# Sizes: LlamaBarn's catalog (unsloth files, exact) and a second app catalog (keryx: "Every
+# file, size and SHA-256 below was read from the Hugging Face API on 2026-10-04").
+# Parameter counts: LlamaBarn's parameterCount (the text model's tensors, the vision tower not
+# included), or the card where LlamaBarn only repeats it (122B, 397B).
+QWEN35_CARD = "https://github.com/nerdpudding/llama_cpp/blob/3371ecbaaf117de355887c2b6c20a8d87f908e54/models/documentation/CANDIDATES/"
+LB_QWEN35 = "LlamaBarn catalog, Qwen 3.5 families (unsloth files, exact LFS bytes)"
+
+
+def qwen35(id, name, arch, repo, sources, embd, layers, heads, kv, lin_v, lin_k, params, quants,
+           ff=0, moe=None, tied=False, active=None, mmproj_file="mmproj-F16.gguf"):
+    d_inner = lin_v * 128
+    mixer = (embd * (2 * lin_k * 128 + d_inner) + embd * d_inner + 2 * embd * lin_v +
+             d_inner * embd + 4 * (2 * lin_k * 128 + d_inner))
+    PARAM_EXTRA[id] = (layers // 4 * heads * 256 * embd,
+                       "gated attention: q_proj carries the output gate (n_head x 256 x n_embd)")
+    return dense(id, name, arch, [HF + repo + "/tree/main"] + sources,
+        262144, 248320, embd, layers, ff, heads, kv, 256, params, quants, tied=tied, active=active,
+        recurrent={"period": 4, "full_at": "end", "n_embd_r": 3 * (d_inner + 2 * lin_k * 128),
+                   "n_embd_s": 128 * d_inner, "mixer_params": mixer},
+        **({"moe": moe} if moe else {}))
+
+
+def us(repo, fname):
+    return hfres("unsloth/" + repo, fname)
+
+
+M.append(qwen35("qwen3.5-0.8b", "Qwen3.5 0.8B", "qwen35", "unsloth/Qwen3.5-0.8B-GGUF",
+    [HF + "Qwen/Qwen3.5-0.8B/blob/main/config.json", SLIME["qwen3.5-0.8B"]],
+    1024, 24, 8, 2, 16, 16, 758_372_368,
+    [exact("Q8_0", 811_843_840, us("Qwen3.5-0.8B-GGUF", "Qwen3.5-0.8B-Q8_0.gguf")),
+     exact("UD-Q4_K_XL", 558_772_480, us("Qwen3.5-0.8B-GGUF", "Qwen3.5-0.8B-UD-Q4_K_XL.gguf"))],
+    ff=3584, tied=True))
+M.append(qwen35("qwen3.5-2b", "Qwen3.5 2B", "qwen35", "unsloth/Qwen3.5-2B-GGUF",
+    [HF + "Qwen/Qwen3.5-2B/blob/main/config.json", SLIME["qwen3.5-2B"]],
+    2048, 24, 8, 2, 16, 16, 1_887_854_608,
+    [exact("Q8_0", 2_012_012_800, us("Qwen3.5-2B-GGUF", "Qwen3.5-2B-Q8_0.gguf")),
+     exact("UD-Q4_K_XL", 1_339_752_704, us("Qwen3.5-2B-GGUF", "Qwen3.5-2B-UD-Q4_K_XL.gguf"))],
+    ff=6144, tied=True))
+M.append(qwen35("qwen3.5-4b", "Qwen3.5 4B", "qwen35", "unsloth/Qwen3.5-4B-GGUF",
+    [HF + "Qwen/Qwen3.5-4B/blob/main/config.json", SLIME["qwen3.5-4B"]],
+    2560, 32, 16, 4, 32, 16, 4_212_196_816,
+    [exact("Q4_K_M", 2_740_937_888, us("Qwen3.5-4B-GGUF", "Qwen3.5-4B-Q4_K_M.gguf")),
+     exact("UD-Q4_K_XL", 2_912_109_728, us("Qwen3.5-4B-GGUF", "Qwen3.5-4B-UD-Q4_K_XL.gguf")),
+     exact("Q8_0", 4_482_403_488, us("Qwen3.5-4B-GGUF", "Qwen3.5-4B-Q8_0.gguf"))],
+    ff=9216, tied=True))
+M.append(qwen35("qwen3.5-9b", "Qwen3.5 9B", "qwen35", "unsloth/Qwen3.5-9B-GGUF",
+    [HF + "Qwen/Qwen3.5-9B/blob/main/config.json", SLIME["qwen3.5-9B"],
+     "https://lzwjava.github.io/qwen3-5-9b-hybrid-review-en", "https://apxml.com/models/qwen35-9b"],
+    4096, 32, 16, 4, 32, 16, 8_960_348_656,
+    [exact("Q4_K_M", 5_680_522_464, us("Qwen3.5-9B-GGUF", "Qwen3.5-9B-Q4_K_M.gguf")),
+     exact("UD-Q4_K_XL", 5_966_095_584, us("Qwen3.5-9B-GGUF", "Qwen3.5-9B-UD-Q4_K_XL.gguf")),
+     exact("Q8_0", 9_527_502_048, us("Qwen3.5-9B-GGUF", "Qwen3.5-9B-Q8_0.gguf"))],
+    ff=12288))
+# 27B: the card prints "Hidden Dimension: 4096", but slime's recipe (--hidden-size 5120) and the
+# parameter count (26.88B only adds up with 5120) agree on 5120.
+M.append(qwen35("qwen3.5-27b", "Qwen3.5 27B", "qwen35", "unsloth/Qwen3.5-27B-GGUF",
+    [HF + "Qwen/Qwen3.5-27B/blob/main/config.json", SLIME["qwen3.5-27B"],
+     "https://github.com/nerdpudding/llama_cpp/blob/bdd0b6ba2c9985cb38f3b9089d4c2299b95dd05f/models/documentation/CANDIDATES/README_Qwen3.5-27B-GGUF.md"],
+    5120, 64, 24, 4, 48, 16, 26_883_041_792,
+    [exact("Q4_K_M", 16_740_812_704, us("Qwen3.5-27B-GGUF", "Qwen3.5-27B-Q4_K_M.gguf")),
+     exact("UD-Q4_K_XL", 17_621_125_024, us("Qwen3.5-27B-GGUF", "Qwen3.5-27B-UD-Q4_K_XL.gguf")),
+     exact("Q8_0", 28_595_763_104, us("Qwen3.5-27B-GGUF", "Qwen3.5-27B-Q8_0.gguf"))],
+    ff=17408))
+M.append(qwen35("qwen3.5-35b-a3b", "Qwen3.5 35B-A3B", "qwen35moe", "unsloth/Qwen3.5-35B-A3B-GGUF",
+    [HF + "Qwen/Qwen3.5-35B-A3B/blob/main/config.json", SLIME["qwen3.5-35B-A3B"],
+     QWEN35_CARD + "README_Qwen3.5-35B-A3B-GGUF.md"],
+    2048, 40, 16, 2, 32, 16, 34_691_457_024,
+    [exact("Q4_K_M", 22_016_023_168, us("Qwen3.5-35B-A3B-GGUF", "Qwen3.5-35B-A3B-Q4_K_M.gguf")),
+     exact("UD-Q4_K_XL", 22_241_950_336, us("Qwen3.5-35B-A3B-GGUF", "Qwen3.5-35B-A3B-UD-Q4_K_XL.gguf")),
+     exact("Q8_0", 36_903_139_968, us("Qwen3.5-35B-A3B-GGUF", "Qwen3.5-35B-A3B-Q8_0.gguf"))],
+    moe={"n_expert": 256, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 512, "n_ff_shexp": 512},
+    active=3_000_000_000))
+M.append(qwen35("qwen3.5-122b-a10b", "Qwen3.5 122B-A10B", "qwen35moe", "unsloth/Qwen3.5-122B-A10B-GGUF",
+    [HF + "Qwen/Qwen3.5-122B-A10B/blob/main/config.json", QWEN35_CARD + "README_Qwen3.5-122B-A10B-GGUF.md"],
+    3072, 48, 32, 2, 64, 16, 122_000_000_000,
+    # split files; the catalog records each quant's parts together
+    [exact("Q4_K_M", 76_536_964_608, us("Qwen3.5-122B-A10B-GGUF", "Q4_K_M (3 parts)")),
+     exact("UD-Q4_K_XL", 68_357_580_224, us("Qwen3.5-122B-A10B-GGUF", "UD-Q4_K_XL (3 parts)")),
+     exact("Q8_0", 129_871_935_040, us("Qwen3.5-122B-A10B-GGUF", "Q8_0 (4 parts)"))],
+    moe={"n_expert": 256, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 1024, "n_ff_shexp": 1024},
+    active=10_000_000_000))
+M.append(qwen35("qwen3.5-397b-a17b", "Qwen3.5 397B-A17B", "qwen35moe", "unsloth/Qwen3.5-397B-A17B-GGUF",
+    [HF + "Qwen/Qwen3.5-397B-A17B/blob/84726181/config.json", SLIME["qwen3.5-397B-A17B"]],
+    4096, 60, 32, 2, 64, 16, 397_000_000_000,
+    [exact("Q4_K_M", 244_093_630_912, us("Qwen3.5-397B-A17B-GGUF", "Q4_K_M (6 parts)")),
+     exact("UD-Q4_K_XL", 219_216_328_992, us("Qwen3.5-397B-A17B-GGUF", "UD-Q4_K_XL (6 parts)")),
+     exact("Q8_0", 421_507_365_376, us("Qwen3.5-397B-A17B-GGUF", "Q8_0 (10 parts)"))],
+    moe={"n_expert": 512, "n_expert_used": 10, "n_expert_shared": 1, "n_ff_exp": 1024, "n_ff_shexp": 1024},
+    active=17_000_000_000))
+# Qwen3.6 keeps Qwen3.5's architecture (the same Qwen3_5MoeForConditionalGeneration class, the
+# same DeltaNet, MoE and layer fields: a public inventory of the two snapshots' config.json).
+M.append(qwen35("qwen3.6-27b", "Qwen3.6 27B", "qwen35", "unsloth/Qwen3.6-27B-GGUF",
+    [HF + "Qwen/Qwen3.6-27B/blob/main/config.json", SLIME["qwen3.5-27B"]],
+    5120, 64, 24, 4, 48, 16, 26_895_998_464,
+    [exact("Q4_K_M", 16_817_244_384, us("Qwen3.6-27B-GGUF", "Qwen3.6-27B-Q4_K_M.gguf")),
+     exact("Q8_0", 28_595_763_424, us("Qwen3.6-27B-GGUF", "Qwen3.6-27B-Q8_0.gguf"))],
+    ff=17408))
+U36 = "Qwen3.6-35B-A3B-GGUF"
+M.append(qwen35("qwen3.6-35b-a3b", "Qwen3.6 35B-A3B", "qwen35moe", "unsloth/" + U36,
+    [HF + "Qwen/Qwen3.6-35B-A3B/blob/main/config.json", SLIME["qwen36-35B-A3B"], SLIME["qwen3.5-35B-A3B"]],
+    2048, 40, 16, 2, 32, 16, 34_660_610_688,
+    [exact("UD-Q4_K_M", 22_134_528_992, us(U36, "Qwen3.6-35B-A3B-UD-Q4_K_M.gguf")),
+     exact("Q8_0", 36_903_140_320, us(U36, "Qwen3.6-35B-A3B-Q8_0.gguf"))] +
+    # LlamaBarn's "U-Qwen 3.6" family copies the file listing's rounded sizes ("21.7 GB"):
+    # three significant digits, +-50 MB.
+    [hf(qn, gb, us(U36, "Qwen3.6-35B-A3B-" + qn + ".gguf")) for qn, gb in
+     [("UD-IQ4_XS", "17.7 GB"), ("MXFP4_MOE", "21.7 GB"), ("UD-Q4_K_XL", "22.4 GB"),
+      ("UD-Q5_K_M", "26.5 GB"), ("UD-Q6_K", "29.3 GB")]],
+    moe={"n_expert": 256, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 512, "n_ff_shexp": 512},
+    active=3_000_000_000))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
@@ -551,8 +843,6 @@ assert all(any(e["id"] == k for e in M) for k in YARN_CARDS), "a YaRN id is not 
 # Architectures with weights the formula cannot see get a per-entry term in PARAM_EXTRA (count
 # and why); entries it cannot check at all are in PARAM_SKIP with the reason.
 PARAM_TOLERANCE = 0.02
-PARAM_EXTRA = {}
-PARAM_SKIP = {}
 
 
 def per_layer(v, n):
