@@ -804,6 +804,160 @@ M.append(qwen35("qwen3.6-35b-a3b", "Qwen3.6 35B-A3B", "qwen35moe", "unsloth/" + 
     moe={"n_expert": 256, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 512, "n_ff_shexp": 512},
     active=3_000_000_000))
 
+# --- GLM-4.7-Flash (Glm4MoeLiteForCausalLM -> llama.cpp deepseek2: MLA + MoE) -------------
+# slime's recipe for zai-org/GLM-4.7-Flash: 47 layers (1 dense + 46 MoE), hidden 2048, dense FFN
+# 10240, 20 heads, q_lora_rank 768, kv_lora_rank 512, --qk-head-dim 192 (Megatron's no-RoPE
+# part: config.json qk_nope_head_dim 192, as two public config copies quote it) + rope 64 = 256
+# per query/key head, v_head_dim 256, 64 routed experts of 1536, 4 per token, 1 shared of 1536,
+# vocab 154880. The
+# converter registers it as DeepseekV2Model (a quantizer's card quoting the change), so the
+# GGUF is deepseek2 with MLA: one latent row of 512 + 64 per token and layer, no V. Context
+# 202752 and the parameter count: LlamaBarn.
+M.append(dense("glm-4.7-flash", "GLM-4.7-Flash (30B-A3B)", "deepseek2",
+    [HF + "zai-org/GLM-4.7-Flash/blob/main/config.json", SLIME["glm4.7-30B-A3B"], LB_FORK,
+     "https://fast.hugflare.com/solarkyle/GLM-4.7-Flash-GGUF/blob/main/README.md",
+     "https://mygguf.com/models/bartowski_zai-org_GLM-4.7-Flash-GGUF"],
+    202752, 154880, 2048, 47, 10240, 20, 20, 256, 29_943_393_920,
+    [exact("Q4_K", 18_244_193_920, hfres("ggml-org/GLM-4.7-Flash-GGUF", "GLM-4.7-Flash-Q4_K.gguf")),
+     exact("Q8_0", 31_842_799_232, hfres("ggml-org/GLM-4.7-Flash-GGUF", "GLM-4.7-Flash-Q8_0.gguf"))] +
+    # bartowski's card (read through a mirror that copies it), two decimals of GB
+    [card(qn, gb, HF + "bartowski/zai-org_GLM-4.7-Flash-GGUF/blob/main/zai-org_GLM-4.7-Flash-" + qn + ".gguf")
+     for qn, gb in [("Q4_K_S", 17.78), ("Q4_K_M", 18.47), ("Q5_K_M", 21.57), ("Q6_K", 24.83)]],
+    attention={"head_dim_v": 256, "kv_lora_rank": 512, "rope_dim": 64, "q_lora_rank": 768},
+    moe={"n_expert": 64, "n_expert_used": 4, "n_expert_shared": 1, "n_ff_exp": 1536,
+         "n_ff_shexp": 1536, "dense_lead": 1},
+    active=3_000_000_000))
+
+# --- GLM-4.5 / 4.6 / 4.7 (glm4moe) ------------------------------------------------------
+# slime's recipes: GLM-4.5 (355B-A32B) 3 dense + 89 MoE layers, hidden 5120, dense FFN 12288,
+# 96 heads, 8 KV heads, kv-channels 128, 160 experts of 1536 (top 8), 1 shared of 1536, vocab
+# 151552; GLM-4.5-Air (106B-A12B) 1 dense + 45 MoE, hidden 4096, dense FFN 10944, 96/8 heads of
+# 128, 128 experts of 1408 (top 8), 1 shared of 1408. Both carry one MTP block
+# (num_nextn_predict_layers 1), which the converter writes as block 92 / 46 (block_count 93 / 47,
+# conversion/glm.py) and llama.cpp skips unless MTP is on. GLM-4.6 and GLM-4.7 keep GLM-4.5's
+# shapes (public copies of their config.json: hidden 5120, 92 layers, 96/8 heads of 128, 160
+# experts of 1536, first_k_dense_replace 3, nextn 1) with max_position_embeddings 202752;
+# GLM-4.5's is 131072 (a KV-cache calculator's configs "fetched from HuggingFace").
+# Sizes: ubergarm's cards print llama.cpp's size of the baseline Q8_0 ("353.259 GiB").
+GLM_SRC = ["https://github.com/THUDM/slime/blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/scripts/models/glm4.5-355B-A32B.sh"]
+GLM_MOE = {"n_expert": 160, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 1536,
+           "n_ff_shexp": 1536, "dense_lead": 3}
+M.append(dense("glm-4.5-air", "GLM-4.5-Air (106B-A12B)", "glm4moe",
+    [HF + "zai-org/GLM-4.5-Air/blob/main/config.json", SLIME["glm4.5-106B-A12B"],
+     "https://worker-huggingface.ww6410.workers.dev/ubergarm/GLM-4.5-Air-GGUF/resolve/main/README.md"],
+    131072, 151552, 4096, 47, 10944, 96, 8, 128, 106_000_000_000,
+    [gib("Q8_0", "109.381 GiB", HF + "ubergarm/GLM-4.5-Air-GGUF/blob/main/README.md#quant-collection")],
+    nextn_layers=1,
+    moe={"n_expert": 128, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 1408,
+         "n_ff_shexp": 1408, "dense_lead": 1},
+    active=12_000_000_000))
+M.append(dense("glm-4.6", "GLM-4.6 (355B-A32B)", "glm4moe",
+    [HF + "zai-org/GLM-4.6/blob/main/config.json", SLIME["glm4.5-355B-A32B"],
+     "http://hf.privai.fun/ubergarm/GLM-4.6-GGUF/resolve/main/README.md"],
+    202752, 151552, 5120, 93, 12288, 96, 8, 128, 355_000_000_000,
+    [gib("Q8_0", "353.259 GiB", HF + "ubergarm/GLM-4.6-GGUF/blob/main/README.md#quant-collection")],
+    nextn_layers=1, moe=GLM_MOE, active=32_000_000_000))
+M.append(dense("glm-4.7", "GLM-4.7 (355B-A32B)", "glm4moe",
+    [HF + "zai-org/GLM-4.7/blob/main/config.json", SLIME["glm4.5-355B-A32B"],
+     "https://hf.ixdev.cn/ubergarm/GLM-4.7-GGUF/resolve/main/README.md",
+     "https://hff.sound2gd.work/AesSedai/GLM-4.7-GGUF"],
+    202752, 151552, 5120, 93, 12288, 96, 8, 128, 355_000_000_000,
+    [gib("Q8_0", "354.794 GiB", HF + "ubergarm/GLM-4.7-GGUF/blob/main/README.md#quant-collection")],
+    nextn_layers=1, moe=GLM_MOE, active=32_000_000_000))
+
+# --- Kimi K2 (DeepseekV3ForCausalLM -> deepseek2: MLA + MoE) ------------------------------
+# slime's recipes for Kimi-K2 and Kimi-K2-Thinking: 61 layers (first_k_dense_replace 1), hidden
+# 7168, dense FFN 18432, 64 heads, q_lora_rank 1536, kv_lora_rank 512, --qk-head-dim 128 (no-RoPE
+# part) + 64 rope = 192 per query/key head, v_head_dim 128, 384 experts of 2048 (top 8), 1 shared
+# of 2048, vocab 163840. Context: K2-Instruct 131072 (a KV-cache calculator's configs fetched
+# from Hugging Face); K2-Thinking 262144 (YaRN factor 64 over 4096 in its recipe's
+# --rotary-scaling-factor, the config's rope_scaling). KV priced as MLA (576 per token and
+# layer, no V), as for DeepSeek-V3 above. No MTP block (num_nextn_predict_layers 0). Parameters:
+# "1.04 trillion total parameters with 32 billion activated" (the Kimi K2 technical report, as
+# the K2.5 report restates it).
+KIMI_REPORT = "https://arxiv.org/abs/2507.20534"
+KIMI_MOE = {"n_expert": 384, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 2048,
+            "n_ff_shexp": 2048, "dense_lead": 1}
+KIMI_MLA = {"head_dim_v": 128, "kv_lora_rank": 512, "rope_dim": 64, "q_lora_rank": 1536}
+# ubergarm's Q4_X: a Q4_0 variant fitted to the model's native INT4 (QAT) experts that "runs on
+# both mainline llama.cpp and ik_llama.cpp"; the card prints llama.cpp's "543.617 GiB".
+M.append(dense("kimi-k2-thinking", "Kimi K2 Thinking (1T-A32B)", "deepseek2",
+    [HF + "moonshotai/Kimi-K2-Thinking/blob/main/config.json", SLIME["kimi-k2-thinking"],
+     "https://huface.ru/ubergarm/Kimi-K2-Thinking-GGUF", KIMI_REPORT],
+    262144, 163840, 7168, 61, 18432, 64, 64, 192, 1_040_000_000_000,
+    [gib("Q4_X", "543.617 GiB", HF + "ubergarm/Kimi-K2-Thinking-GGUF/blob/main/README.md#quant-collection")],
+    attention=KIMI_MLA, moe=KIMI_MOE, active=32_000_000_000))
+
+# --- Mistral Small 3.2, Ministral 3 (Mistral3ForConditionalGeneration -> llama.cpp mistral3) --
+# llama.cpp v0.5.0 converts Mistral3ForConditionalGeneration / Ministral3ForCausalLM to the
+# mistral3 architecture (conversion/mistral3.py); files converted before it exist as llama --
+# the same transformer to Headroom, and a file's own header decides.
+# Mistral Small 3.x 24B text model: a public copy of its Mistral3 config.json (text_config:
+# hidden 5120, 40 layers, 32 heads, 8 KV heads, head_dim 128, intermediate 32768, vocab 131072,
+# max_position_embeddings 131072), matching NVIDIA's model card (40 layers, dim 5120, head dim
+# 128, hidden dim 32768). Sizes: the HRX2 llama.cpp basket (unsloth files, exact).
+MS3_SRC = ["https://docs.api.nvidia.com/nim/reference/mistralai-mistral-small-24b-instruct",
+           "https://www.fitmyllm.com/model/mistral-small-3.1-24b"]
+M.append(dense("mistral-small-3.2-24b-instruct-2506", "Mistral Small 3.2 24B Instruct 2506", "mistral3",
+    [HF + "mistralai/Mistral-Small-3.2-24B-Instruct-2506/blob/main/config.json"] + MS3_SRC,
+    131072, 131072, 5120, 40, 32768, 32, 8, 128, 24_000_000_000,
+    [exact("Q4_K_M", 14_333_922_848, hfres("unsloth/Mistral-Small-3.2-24B-Instruct-2506-GGUF", "Mistral-Small-3.2-24B-Instruct-2506-Q4_K_M.gguf")),
+     exact("Q6_K", 19_345_952_288, hfres("unsloth/Mistral-Small-3.2-24B-Instruct-2506-GGUF", "Mistral-Small-3.2-24B-Instruct-2506-Q6_K.gguf"))]))
+# Ministral 3 (2512): 3B = 26 layers, hidden 3072, 32 heads / 8 KV of 128, FFN 9216, tied
+# embeddings, a 3.4B language decoder; 14B = 40 layers, 5120, 32 / 8 of 128, FFN 16384, a 13.5B
+# language core (ApX's model pages, NVIDIA Megatron-Bridge's Ministral 3 page); vocab 131072,
+# context 262144 (LlamaBarn). Sizes: LlamaBarn (mistralai Q4_K_M, ggml-org Q8_0).
+MIN3 = ["https://docs.nvidia.com/nemo/megatron-bridge/nightly/models/vlm/ministral3.html", LB_FORK]
+for size, variant, embd, layers, ff, tied, params, q4, q8 in [
+        ("3B", "Instruct", 3072, 26, 9216, True, 3_400_000_000, 2_147_023_008, 3_913_606_144),
+        ("3B", "Reasoning", 3072, 26, 9216, True, 3_400_000_000, 2_147_021_472, 3_916_269_568),
+        ("14B", "Instruct", 5120, 40, 16384, False, 13_500_000_000, 8_239_593_024, 14_359_311_264),
+        ("14B", "Reasoning", 5120, 40, 16384, False, 13_500_000_000, 8_239_591_488, 14_359_309_728)]:
+    base = f"Ministral-3-{size}-{variant}-2512"
+    M.append(dense(base.lower(), f"Ministral 3 {size} {variant} 2512", "mistral3",
+        [HF + f"mistralai/{base}/blob/main/config.json",
+         f"https://apxml.com/models/ministral-3-{size.lower()}"] + MIN3,
+        262144, 131072, embd, layers, ff, 32, 8, 128, params,
+        [exact("Q4_K_M", q4, hfres(f"mistralai/{base}-GGUF", f"{base}-Q4_K_M.gguf")),
+         exact("Q8_0", q8, hfres(f"ggml-org/{base}-GGUF", f"{base}-Q8_0.gguf"))],
+        tied=tied))
+
+# --- Qwen3-VL (qwen3vl / qwen3vlmoe) ------------------------------------------------------
+# The language models of slime's Qwen3-VL recipes: 2B = 28 layers, 2048, FFN 6144, 16 heads / 8
+# KV, tied; 4B = 36, 2560, 9728, 32 / 8, tied; 8B = 36, 4096, 12288, 32 / 8; 30B-A3B = 48, 2048,
+# 32 / 4, 128 experts of 768 (top 8); all head_dim 128, vocab 151936, context 262144. 32B: the
+# official GGUF's LlamaBarn entry (ctxWindow 262144) and Qwen3-32B's shapes (64 layers, 5120,
+# FFN 25600, 64 / 8) -- the LM the VL model extends. Sizes: LlamaBarn (Qwen's own GGUFs).
+# LlamaBarn's parameter counts include the vision tower (30B-A3B: 31.07B, 2B: 2.13B), which is
+# in the mmproj file, not in these; the self-check's bits-per-weight test flagged them (a 2B Q8_0
+# at 6.9 bits). params.total is therefore the language model's: that of the Qwen3 model with the
+# same shapes -- 1.7B's GGUF total less its stored output head (2 031 739 904 - 151936 x 2048),
+# 4B's 4 022 468 096, 8B's and 32B's card figures, 30B-A3B's 30 532 122 624.
+QVL = {"2B": (2048, 28, 6144, 16, 8, True, 2_031_739_904 - 151936 * 2048, "qwen3-vl-2b"),
+       "4B": (2560, 36, 9728, 32, 8, True, 4_022_468_096, "qwen3-vl-4b"),
+       "8B": (4096, 36, 12288, 32, 8, False, 8_190_000_000, "qwen3-vl-8b"),
+       "32B": (5120, 64, 25600, 64, 8, False, 32_800_000_000, "qwen3-32B")}
+QVL_SIZES = {("2B", "Instruct"): (1_107_409_952, 1_834_427_424), ("2B", "Thinking"): (1_107_409_888, 1_834_427_360),
+             ("4B", "Instruct"): (2_497_281_664, 4_280_406_144), ("4B", "Thinking"): (2_497_281_472, 4_280_405_952),
+             ("8B", "Instruct"): (5_027_784_800, 8_709_519_456), ("8B", "Thinking"): (5_027_784_704, 8_709_519_360),
+             ("32B", "Instruct"): (19_762_150_432, 34_817_720_352), ("32B", "Thinking"): (19_762_150_336, 34_817_720_256),
+             ("30B-A3B", "Instruct"): (18_556_687_168, 32_483_932_992), ("30B-A3B", "Thinking"): (18_556_687_200, 32_483_933_024)}
+for (size, variant), (q4, q8) in QVL_SIZES.items():
+    repo = f"Qwen/Qwen3-VL-{size}-{variant}-GGUF"
+    stem = f"Qwen3VL-{size}-{variant}"
+    vid = f"qwen3-vl-{size.lower()}-{variant.lower()}"
+    quants = [exact("Q4_K_M", q4, hfres(repo, stem + "-Q4_K_M.gguf")),
+              exact("Q8_0", q8, hfres(repo, stem + "-Q8_0.gguf"))]
+    srcs = [HF + f"Qwen/Qwen3-VL-{size}-{variant}/blob/main/config.json", HF + repo + "/tree/main", LB_FORK]
+    if size == "30B-A3B":
+        M.append(dense(vid, f"Qwen3-VL {size} {variant}", "qwen3vlmoe", srcs + [SLIME["qwen3-vl-30b-a3b"]],
+            262144, 151936, 2048, 48, 0, 32, 4, 128, 30_532_122_624, quants,
+            moe={"n_expert": 128, "n_expert_used": 8, "n_ff_exp": 768}, active=3_300_000_000))
+    else:
+        embd, layers, ff, nh, nkv, tied, params, recipe = QVL[size]
+        M.append(dense(vid, f"Qwen3-VL {size} {variant}", "qwen3vl", srcs + [SLIME[recipe]],
+            262144, 151936, embd, layers, ff, nh, nkv, 128, params, quants, tied=tied))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
@@ -833,12 +987,12 @@ assert all(any(e["id"] == k for e in M) for k in YARN_CARDS), "a YaRN id is not 
 # (Q, K, V, O with GQA; MLA's q/kv low-rank projections), the dense FFN (gate+up+down or
 # up+down), routed experts, shared experts and the router, and the cited mixer size of each
 # recurrent layer. Norms, biases, convolution taps and RoPE tables are left out: they are well
-# under 0.1 % of any model here.
+# under 0.1 % of any model here. MTP (nextn) blocks are not counted: model cards give the trunk
+# (GLM-4.5-Air "106B"; its single MTP block, a whole MoE layer, adds another 3 %).
 #
 # PARAM_TOLERANCE is 2 %: model cards round their totals to three significant figures
-# ("8.03B", "14.8B": at most 0.6 %), MTP blocks are a shared ~1 % on the models that carry one
-# (GLM-4.5, counted in the GGUF's block_count but often not in the card), and vision towers the
-# card may include are ~0.4B on a 12B model (Gemma 3 12B: -1.96 %). A wrong width, head count,
+# ("8.03B", "14.8B": at most 0.6 %), and vision towers the card may include are ~0.4B on a 12B
+# model (Gemma 3 12B: -1.96 %). A wrong width, head count,
 # layer count or expert count moves the total by far more than 2 %, which is what this catches.
 # Architectures with weights the formula cannot see get a per-entry term in PARAM_EXTRA (count
 # and why); entries it cannot check at all are in PARAM_SKIP with the reason.
@@ -873,7 +1027,7 @@ def param_count(e):
     mats = 3 if e.get("ffn_gated", True) else 2
     n_trunk = n - e.get("nextn_layers", 0)
     swa = a.get("swa")
-    for il in range(n):
+    for il in range(n_trunk):
         if pattern_layer(rec, il, n_trunk):
             total += rec.get("mixer_params", 0)
         elif "kv_lora_rank" in a:
