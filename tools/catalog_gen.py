@@ -958,6 +958,29 @@ for (size, variant), (q4, q8) in QVL_SIZES.items():
         M.append(dense(vid, f"Qwen3-VL {size} {variant}", "qwen3vl", srcs + [SLIME[recipe]],
             262144, 151936, embd, layers, ff, nh, nkv, 128, params, quants, tied=tied))
 
+# --- Llama 4 Scout (llama4) ---------------------------------------------------------------
+# meta-llama/Llama-4-Scout-17B-16E-Instruct text_config as public test fixtures copy it: 48
+# layers, hidden 5120, 40 heads, 8 KV heads of 128, 16 routed experts of intermediate_size 8192
+# (1 per token) plus the shared expert of the same width, every layer MoE
+# (interleave_moe_layer_step 1), attention_chunk_size 8192 with no_rope_layers [1,1,1,0] x 12,
+# vocab 202048, max_position_embeddings 10485760. llama.cpp (models/llama4.cpp) caches the
+# chunked layers like a sliding window of 8192 on 3 of every 4 layers (set_swa_pattern(4)):
+# sliding_window 8192, period 4, full at the end. Parameters: 109B (Unsloth's guide); sizes:
+# the Dynamic quants' "Disk Size" column of that guide (three significant digits, +-50 MB).
+# Maverick (128 experts on every other layer, interleave_moe_layer_step 2) cannot be written in
+# this schema, whose MoE covers every layer past dense_lead.
+L4_GUIDE = "https://docs.unsloth.ai/basics/tutorial-how-to-run-and-fine-tune-llama-4"
+M.append(dense("llama-4-scout-17b-16e-instruct", "Llama 4 Scout 17B-16E Instruct (109B)", "llama4",
+    [HF + "meta-llama/Llama-4-Scout-17B-16E-Instruct/blob/main/config.json", L4_GUIDE,
+     HF + "unsloth/Llama-4-Scout-17B-16E-Instruct-GGUF"],
+    10485760, 202048, 5120, 48, 0, 40, 8, 128, 109_000_000_000,
+    [hf(qn, gb, L4_GUIDE + "#" + qn) for qn, gb in
+     [("UD-Q2_K_XL", "42.2 GB"), ("UD-Q3_K_XL", "52.9 GB"), ("UD-Q4_K_XL", "65.6 GB")]],
+    default_quant="UD-Q4_K_XL",
+    attention={"sliding_window": 8192, "swa": {"period": 4, "full_at": "end"}},
+    moe={"n_expert": 16, "n_expert_used": 1, "n_expert_shared": 1, "n_ff_exp": 8192, "n_ff_shexp": 8192},
+    active=17_000_000_000))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
