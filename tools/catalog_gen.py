@@ -981,6 +981,93 @@ M.append(dense("llama-4-scout-17b-16e-instruct", "Llama 4 Scout 17B-16E Instruct
     moe={"n_expert": 16, "n_expert_used": 1, "n_expert_shared": 1, "n_ff_exp": 8192, "n_ff_shexp": 8192},
     active=17_000_000_000))
 
+# --- Phi-4-mini (Phi3ForCausalLM -> phi3) ---------------------------------------------------
+# ApX's model page: 32 layers, hidden 3072, 24 heads / 8 KV of 128, FFN 8192, vocab 200064, 128K
+# context; shared input/output embeddings and 3.8B parameters (PromptLayer's model page).
+# Sizes: the HRX2 llama.cpp basket (bartowski files, exact).
+BPHI = "bartowski/microsoft_Phi-4-mini-instruct-GGUF"
+M.append(dense("phi-4-mini-instruct", "Phi-4-mini Instruct (3.8B)", "phi3",
+    [HF + "microsoft/Phi-4-mini-instruct/blob/main/config.json", "https://apxml.com/models/phi-4-mini",
+     "https://www.promptlayer.com/models/phi-4-mini-instruct"],
+    131072, 200064, 3072, 32, 8192, 24, 8, 128, 3_800_000_000,
+    [exact("Q4_K_M", 2_491_874_688, hfres(BPHI, "microsoft_Phi-4-mini-instruct-Q4_K_M.gguf")),
+     exact("Q8_0", 4_084_611_456, hfres(BPHI, "microsoft_Phi-4-mini-instruct-Q8_0.gguf"))],
+    tied=True))
+
+# --- Gemma 2 2B (gemma2) ------------------------------------------------------------------
+# MaxText's Hugging Face config for gemma-2-2b: 26 layers, 8 heads / 4 KV heads, hidden 2304,
+# FFN 9216 (Gemma2Config's defaults: head_dim 256, vocab 256000, window 4096 on every other
+# layer, 8192 context); 2 614 341 888 parameters (public model inventories of google/gemma-2-2b,
+# which these shapes give exactly). Size: an app catalog's entry for bartowski's Q4_K_M
+# ("1_710_000_000", i.e. the listing's 1.71 GB: +-5 MB).
+M.append(dense("gemma-2-2b-it", "Gemma 2 2B IT", "gemma2",
+    [HF + "google/gemma-2-2b-it/blob/main/config.json",
+     "https://github.com/AI-Hypercomputer/maxtext/blob/main/MaxText/utils/ckpt_conversion/utils/hf_model_configs.py"],
+    8192, 256000, 2304, 26, 9216, 8, 4, 256, 2_614_341_888,
+    [hf("Q4_K_M", "1.71 GB", hfres("bartowski/gemma-2-2b-it-GGUF", "gemma-2-2b-it-Q4_K_M.gguf"))],
+    tied=True, attention=GEMMA2_SWA))
+
+# --- LFM2 (lfm2: short convolutions + attention) ------------------------------------------
+# LiquidAI/LFM2-1.2B config.json (as a public test fixture copies it, "fetched 2026-08-19"): 16
+# layers, attention on full_attn_idxs [2, 5, 8, 10, 12, 14] (the GGUF's per-layer head_count_kv
+# [0,0,8,0,0,8,0,0,8,0,8,0,8,0,8,0]), hidden 2048, 32 heads / 8 KV heads of 64, conv_L_cache 3,
+# vocab 65536 (the LFM2 family's, as LFM2 configs copy it). The other 10 layers are gated short
+# convolutions, llama.cpp's recurrent layers here: n_embd_r = n_embd x (L_cache - 1) = 4096, no
+# SSM state (llama_hparams::n_embd_r with n_shortconv_l_cache). Mixer: in_proj 2048 x 3 x 2048 +
+# out_proj 2048 x 2048 + conv 2048 x 3 = 16 783 360. FFN width 8192: the width for which these
+# shapes give the GGUF's measured 1 170 340 608 tensors (to 0.006 %; the config's auto-adjusted
+# block_ff_dim). Size, context (the GGUF's context_length 32768) and parameter count: a public
+# fixture "built from REAL GGUF headers" read remotely from Hugging Face on 2026-08-29.
+LFM2_ATTN = [2, 5, 8, 10, 12, 14]
+M.append(dense("lfm2-1.2b", "LFM2 1.2B", "lfm2",
+    [HF + "LiquidAI/LFM2-1.2B/blob/main/config.json", HF + "unsloth/LFM2-1.2B-GGUF"],
+    32768, 65536, 2048, 16, 8192, 32, [8 if i in LFM2_ATTN else 0 for i in range(16)], 64,
+    1_170_340_608,
+    [exact("Q4_K_M", 730_893_024, hfres("unsloth/LFM2-1.2B-GGUF", "LFM2-1.2B-Q4_K_M.gguf"))],
+    tied=True,
+    recurrent={"layers": [i for i in range(16) if i not in LFM2_ATTN], "n_embd_r": 4096,
+               "n_embd_s": 0, "mixer_params": 16_783_360}))
+
+# --- Granite 4.0 H Small (granitehybrid: Mamba-2 + attention, MoE on every layer) -----------
+# ibm-granite/granite-4.0-h-small config.json as a public write-up quotes it ("fetched live"):
+# hidden 4096, 40 layers (36 Mamba-2, 4 attention), 32 heads / 8 KV heads, 72 experts of 768
+# (top 10) and a shared expert of 1536 on every layer, mamba_d_state 128, mamba_d_conv 4,
+# mamba_expand 2 (d_inner 8192), tied embeddings, vocab 100352. The GGUF header (the fixture
+# above): attention on blocks 5, 15, 25, 35 with 8 KV heads of 128, context 1048576, 32 207 337 984
+# tensors. Mamba-2 groups and heads: n_groups 1 and 128 heads of 64 -- the values a public vLLM
+# sizing test gives a Granite-4-H shape, and the only ones for which the shapes add up to the
+# header's total (to 0.001 %; 8 groups would be +0.8 %). State per llama_hparams:
+#   n_embd_r = 3 x (8192 + 2 x 1 x 128) = 25344;  n_embd_s = 128 x 8192 = 1048576.
+# Mixer: in_proj 4096 x (2 x 8192 + 2 x 128 + 128) + out_proj 8192 x 4096 + conv and the small
+# per-head vectors = 102 286 976.
+GH_ATTN = [5, 15, 25, 35]
+M.append(dense("granite-4.0-h-small", "Granite 4.0 H Small (32B-A9B)", "granitehybrid",
+    [HF + "ibm-granite/granite-4.0-h-small/blob/main/config.json",
+     HF + "unsloth/granite-4.0-h-small-GGUF"],
+    1048576, 100352, 4096, 40, 0, [32 if i in GH_ATTN else 0 for i in range(40)],
+    [8 if i in GH_ATTN else 0 for i in range(40)], 128, 32_207_337_984,
+    [exact("UD-Q4_K_XL", 18_756_426_656, hfres("unsloth/granite-4.0-h-small-GGUF", "granite-4.0-h-small-UD-Q4_K_XL.gguf"))],
+    tied=True,
+    recurrent={"layers": [i for i in range(40) if i not in GH_ATTN], "n_embd_r": 25344,
+               "n_embd_s": 1048576, "mixer_params": 102_286_976},
+    moe={"n_expert": 72, "n_expert_used": 10, "n_expert_shared": 1, "n_ff_exp": 768, "n_ff_shexp": 1536}))
+
+# --- Qwen2.5-VL 7B (Qwen2_5_VLForConditionalGeneration -> qwen2vl) ------------------------
+# The language model has Qwen2.5-7B's shapes (28 layers, 3584, FFN 18944, 28 heads / 4 KV of 128,
+# vocab 152064, untied): the pinned GGUF's tensor total, 7 615 616 512 (the same app catalog as
+# Qwen3 0.6B/1.7B above, which also gives "FP16 KV: 2 * 2 * 28 layers * 4 KV heads * 128 dim"),
+# is exactly what those shapes give. Context: that GGUF's 128000. The f16 projector of the same
+# pinned revision: 1 354 162 912 bytes.
+BQVL = "bartowski/Qwen_Qwen2.5-VL-7B-Instruct-GGUF"; RQVL = "956c2bbb32ce10ac80761c127daa18f77063fab1"
+M.append(dense("qwen2.5-vl-7b-instruct", "Qwen2.5-VL 7B Instruct", "qwen2vl",
+    [HF + "Qwen/Qwen2.5-VL-7B-Instruct/blob/main/config.json", HF + BQVL + "/tree/" + RQVL,
+     HF + "Qwen/Qwen2.5-7B-Instruct/blob/main/config.json"],
+    128000, 152064, 3584, 28, 18944, 28, 4, 128, 7_615_616_512,
+    [exact(qn, b, hfres(BQVL, "Qwen_Qwen2.5-VL-7B-Instruct-" + qn + ".gguf", RQVL)) for qn, b in
+     [("Q4_K_M", 4_683_072_320), ("Q5_K_M", 5_444_830_016), ("Q6_K", 6_254_197_568)]],
+    mmproj=mmproj_exact(1_354_162_912, hfres(BQVL, "mmproj-Qwen_Qwen2.5-VL-7B-Instruct-f16.gguf", RQVL),
+                        "mmproj-Qwen_Qwen2.5-VL-7B-Instruct-f16.gguf")))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
