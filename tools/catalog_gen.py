@@ -1068,6 +1068,74 @@ M.append(dense("qwen2.5-vl-7b-instruct", "Qwen2.5-VL 7B Instruct", "qwen2vl",
     mmproj=mmproj_exact(1_354_162_912, hfres(BQVL, "mmproj-Qwen_Qwen2.5-VL-7B-Instruct-f16.gguf", RQVL),
                         "mmproj-Qwen_Qwen2.5-VL-7B-Instruct-f16.gguf")))
 
+# --- SmolLM3 3B (smollm3: llama with NoPE on every 4th layer) ------------------------------
+# HuggingFaceTB/SmolLM3-3B config.json as public notes quote it: 36 layers, hidden 2048, FFN
+# 11008, 16 heads / 4 KV heads of 128, vocab 128256, tied embeddings, no_rope_layer_interval 4,
+# max_position_embeddings 65536; 3 075 098 624 parameters (the safetensors index, as several
+# notes state it -- what these shapes give). Size: a public test note's "1,915,305,312 bytes"
+# for ggml-org's Q4_K_M. NoPE layers cache K and V like the others.
+M.append(dense("smollm3-3b", "SmolLM3 3B", "smollm3",
+    [HF + "HuggingFaceTB/SmolLM3-3B/blob/main/config.json", HF + "ggml-org/SmolLM3-3B-GGUF"],
+    65536, 128256, 2048, 36, 11008, 16, 4, 128, 3_075_098_624,
+    [exact("Q4_K_M", 1_915_305_312, HF + "ggml-org/SmolLM3-3B-GGUF/tree/main (its Q4_K_M file)")],
+    tied=True))
+
+# --- Qwen3-235B-A22B-Instruct-2507 (qwen3moe): Qwen3-235B-A22B's shapes, 262144 context ------
+# Size: bartowski's four Q4_K_M parts as a public downloader's test spells them out
+# (39 856 336 448 + 2 x 39 847 230 560 + 23 096 107 744); context: an app catalog's entry.
+B235 = "bartowski/Qwen_Qwen3-235B-A22B-Instruct-2507-GGUF"
+M.append(dense("qwen3-235b-a22b-instruct-2507", "Qwen3 235B-A22B Instruct 2507", "qwen3moe",
+    [HF + "Qwen/Qwen3-235B-A22B-Instruct-2507/blob/main/config.json", SLIME["qwen3-235B-A22B"],
+     HF + B235 + "/tree/main/Qwen_Qwen3-235B-A22B-Instruct-2507-Q4_K_M"],
+    262144, 151936, 4096, 94, 0, 64, 4, 128, 235_000_000_000,
+    [exact("Q4_K_M", 39_856_336_448 + 2 * 39_847_230_560 + 23_096_107_744,
+           HF + B235 + "/tree/main/Qwen_Qwen3-235B-A22B-Instruct-2507-Q4_K_M (4 parts)")],
+    moe={"n_expert": 128, "n_expert_used": 8, "n_ff_exp": 1536}, active=22_000_000_000))
+
+# LFM2-350M: the LFM2 text backbone of public LFM2-VL config copies (hidden 1024, 16 layers, 16
+# heads / 8 KV of 64, attention on the same six layers, vocab 65536, block_ff_dim 6656 which the
+# config's auto-adjustment makes 4608), 354 483 968 parameters with tied embeddings and a SwiGLU
+# width of 4608 (public notes that reproduce the released count exactly). Size: GOLIB (below).
+GOLIB = "public Go model library listing Hugging Face sizes ('Sizes are the Hub's')"
+M.append(dense("lfm2-350m", "LFM2 350M", "lfm2",
+    [HF + "LiquidAI/LFM2-350M/blob/main/config.json", HF + "LiquidAI/LFM2-350M-GGUF"],
+    32768, 65536, 1024, 16, 4608, 16, [8 if i in LFM2_ATTN else 0 for i in range(16)], 64,
+    354_483_968,
+    [exact("Q4_K_M", 229_309_376, hfres("LiquidAI/LFM2-350M-GGUF", "LFM2-350M-Q4_K_M.gguf"))],
+    tied=True,
+    recurrent={"layers": [i for i in range(16) if i not in LFM2_ATTN], "n_embd_r": 2048,
+               "n_embd_s": 0, "mixer_params": 1024 * 3 * 1024 + 1024 * 1024 + 1024 * 3}))
+# LFM2-8B-A1B (lfm2moe): a public copy of its config.json -- 24 layers with attention on
+# [2, 6, 10, 14, 18, 21], hidden 2048, 32 heads / 8 KV of 64, conv_L_cache 3, vocab 65536, the
+# first 2 layers dense (intermediate_size 7168, num_dense_layers 2), the other 22 with 32
+# experts of 1792 (top 4); 8.3B total and 1.5B active parameters and a 32K context (its model
+# card as public notes quote it). Size: GOLIB (LiquidAI's Q4_K_M).
+LFM8_ATTN = [2, 6, 10, 14, 18, 21]
+M.append(dense("lfm2-8b-a1b", "LFM2 8B-A1B", "lfm2moe",
+    [HF + "LiquidAI/LFM2-8B-A1B/blob/main/config.json", HF + "LiquidAI/LFM2-8B-A1B-GGUF"],
+    32768, 65536, 2048, 24, 7168, 32, [8 if i in LFM8_ATTN else 0 for i in range(24)], 64,
+    8_300_000_000,
+    [exact("Q4_K_M", 5_044_779_712, hfres("LiquidAI/LFM2-8B-A1B-GGUF", "LFM2-8B-A1B-Q4_K_M.gguf"))],
+    tied=True,
+    recurrent={"layers": [i for i in range(24) if i not in LFM8_ATTN], "n_embd_r": 4096,
+               "n_embd_s": 0, "mixer_params": 2048 * 3 * 2048 + 2048 * 2048 + 2048 * 3},
+    moe={"n_expert": 32, "n_expert_used": 4, "n_ff_exp": 1792, "dense_lead": 2},
+    active=1_500_000_000))
+
+# --- ERNIE 4.5 21B-A3B (ernie4_5-moe) ------------------------------------------------------
+# baidu/ERNIE-4.5-21B-A3B-PT config.json as public configs copy it: 28 layers, hidden 2560, dense
+# FFN 12288 on layer 0 (moe_layer_start_index 1), 20 heads / 4 KV heads of 128, 64 experts of
+# 1536 (moe_k 6) and 2 shared experts of 1536, vocab 103424, tied embeddings,
+# max_position_embeddings 131072; "21.8B in all". Size: GOLIB and an API-verified table (unsloth).
+M.append(dense("ernie-4.5-21b-a3b", "ERNIE 4.5 21B-A3B", "ernie4_5-moe",
+    [HF + "baidu/ERNIE-4.5-21B-A3B-PT/blob/main/config.json", HF + "unsloth/ERNIE-4.5-21B-A3B-PT-GGUF"],
+    131072, 103424, 2560, 28, 12288, 20, 4, 128, 21_800_000_000,
+    [exact("Q4_K_M", 13_331_015_456, hfres("unsloth/ERNIE-4.5-21B-A3B-PT-GGUF", "ERNIE-4.5-21B-A3B-PT-Q4_K_M.gguf"))],
+    tied=True,
+    moe={"n_expert": 64, "n_expert_used": 6, "n_expert_shared": 2, "n_ff_exp": 1536,
+         "n_ff_shexp": 1536, "dense_lead": 1},
+    active=3_000_000_000))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
