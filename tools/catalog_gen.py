@@ -1136,6 +1136,78 @@ M.append(dense("ernie-4.5-21b-a3b", "ERNIE 4.5 21B-A3B", "ernie4_5-moe",
          "n_ff_shexp": 1536, "dense_lead": 1},
     active=3_000_000_000))
 
+# --- Command R7B (cohere2: three sliding-window layers of 4096, then one global) -----------
+# CohereLabs/c4ai-command-r7b-12-2024 config.json as a KV-cache data file curated from it
+# (retrieved 2026-05-23): 32 layers, 32 heads / 8 KV heads of 128, sliding_window 4096 with
+# sliding_window_pattern 4 (24 sliding, 8 full), max_position_embeddings 132096. The module
+# dump on a public 4-bit card of it: embeddings 256000 x 4096, k/v 1024 wide, FFN 14336; the
+# output head is the embedding (Cohere2 ties them). The card says "7 billion"; the shapes give
+# 8.03B, the count the Hub's safetensors metadata gives for Aya Expanse 8B (8 028 033 024),
+# which has the same dimensions (its bartowski Q4_K_M is 27 KB smaller than this one). Size:
+# bartowski's Q4_K_M as a desktop catalog records the Hub's bytes.
+M.append(dense("command-r7b-12-2024", "Command R7B 12-2024", "cohere2",
+    [HF + "CohereLabs/c4ai-command-r7b-12-2024/blob/main/config.json",
+     HF + "bartowski/c4ai-command-r7b-12-2024-GGUF"],
+    132096, 256000, 4096, 32, 14336, 32, 8, 128, 8_028_033_024,
+    [exact("Q4_K_M", 5_057_009_792, hfres("bartowski/c4ai-command-r7b-12-2024-GGUF",
+                                           "c4ai-command-r7b-12-2024-Q4_K_M.gguf"))],
+    tied=True, attention={"sliding_window": 4096, "swa": {"period": 4, "full_at": "end"}}))
+
+# --- Seed-OSS 36B (seed_oss: llama-like, qkv bias) -----------------------------------------
+# ByteDance-Seed/Seed-OSS-36B-Instruct config.json as a public test copies it: hidden 5120, 64
+# layers, FFN 27648, 80 heads / 8 KV heads of 128, vocab 155136, untied, max_position_embeddings
+# 524288 (the card's "512K"). "36B" on the card. Size: bartowski's Q4_K_M, Hub bytes as a
+# desktop catalog records them.
+M.append(dense("seed-oss-36b-instruct", "Seed-OSS 36B Instruct", "seed_oss",
+    [HF + "ByteDance-Seed/Seed-OSS-36B-Instruct/blob/main/config.json",
+     HF + "bartowski/ByteDance-Seed_Seed-OSS-36B-Instruct-GGUF"],
+    524288, 155136, 5120, 64, 27648, 80, 8, 128, 36_000_000_000,
+    [exact("Q4_K_M", 21_762_149_024, hfres("bartowski/ByteDance-Seed_Seed-OSS-36B-Instruct-GGUF",
+                                            "ByteDance-Seed_Seed-OSS-36B-Instruct-Q4_K_M.gguf"))]))
+
+# --- OLMoE 1B-7B (olmoe: 64 experts, 8 per token, every layer) ------------------------------
+# allenai/OLMoE-1B-7B-0924 config.json, the fields a public adapter test copies: hidden 2048,
+# expert FFN 1024, 16 layers, 64 experts / 8 used, 16 heads and 16 KV heads, vocab 50304,
+# untied. Context: 4096, as llama.cpp's load log of the GGUF prints (olmoe.context_length).
+# Card: "1B active and 7B total parameters". Size: AllenAI's own Q4_K_M.
+M.append(dense("olmoe-1b-7b-0924-instruct", "OLMoE 1B-7B 0924 Instruct", "olmoe",
+    [HF + "allenai/OLMoE-1B-7B-0924-Instruct/blob/main/config.json",
+     HF + "allenai/OLMoE-1B-7B-0924-Instruct-GGUF"],
+    4096, 50304, 2048, 16, 0, 16, 16, 128, 7_000_000_000,
+    [exact("Q4_K_M", 4_213_512_672, hfres("allenai/OLMoE-1B-7B-0924-Instruct-GGUF",
+                                           "olmoe-1b-7b-0924-instruct-q4_k_m.gguf"))],
+    moe={"n_expert": 64, "n_expert_used": 8, "n_ff_exp": 1024}))
+
+# --- EXAONE 4.0 1.2B (exaone4; llama.cpp gives only the 64-layer 32B sliding windows) -------
+# LGAI-EXAONE/EXAONE-4.0-1.2B config.json as a public parser test copies it: hidden 2048, FFN
+# 4096, 30 layers, 32 heads / 8 KV heads (head 64), vocab 102400, max_position_embeddings
+# 65536. The GGUF card: "Number of Parameters (without embeddings): 1.07B ... Vocab Size:
+# 102,400, Context Length: 65,536 tokens"; params.total is that plus one 102400 x 2048 table:
+# the output head is tied (untied, the official Q4_K_M below would be 4.4 bits per weight, below
+# what Q4_K_M with a Q6_K head gives). llama.cpp's exaone4 sets sliding windows only for
+# n_layer == 64, so every layer here is global.
+M.append(dense("exaone-4.0-1.2b", "EXAONE 4.0 1.2B", "exaone4",
+    [HF + "LGAI-EXAONE/EXAONE-4.0-1.2B/blob/main/config.json", HF + "LGAI-EXAONE/EXAONE-4.0-1.2B-GGUF"],
+    65536, 102400, 2048, 30, 4096, 32, 8, 64, 1_070_000_000 + 102400 * 2048,
+    [exact("Q4_K_M", 812_437_792, hfres("LGAI-EXAONE/EXAONE-4.0-1.2B-GGUF", "EXAONE-4.0-1.2B-Q4_K_M.gguf"))],
+    tied=True))
+
+# --- DeepSeek-Coder-V2-Lite Instruct (deepseek2, the V2-Lite shape) ------------------------
+# deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct is the DeepSeek-V2-Lite architecture (a desktop
+# catalog lists both as deepseek2 "16B-A2.4B"); bartowski's Q4_K_M is 32 bytes larger than
+# mradermacher's DeepSeek-V2-Lite Q4_K_M (10 364 416 736), i.e. the same tensors, so the shapes,
+# context and counts are V2-Lite Chat's above. Size: that catalog's Hub bytes.
+M.append(dense("deepseek-coder-v2-lite-instruct", "DeepSeek-Coder-V2-Lite Instruct", "deepseek2",
+    [HF + "deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct/blob/main/config.json",
+     HF + "bartowski/DeepSeek-Coder-V2-Lite-Instruct-GGUF"],
+    163840, 102400, 2048, 27, 10944, 16, 16, 192, 15_700_000_000,
+    [exact("Q4_K_M", 10_364_416_768, hfres("bartowski/DeepSeek-Coder-V2-Lite-Instruct-GGUF",
+                                            "DeepSeek-Coder-V2-Lite-Instruct-Q4_K_M.gguf"))],
+    attention={"head_dim_v": 128, "kv_lora_rank": 512, "rope_dim": 64},
+    moe={"n_expert": 64, "n_expert_used": 6, "n_expert_shared": 2, "n_ff_exp": 1408,
+         "n_ff_shexp": 1408, "dense_lead": 1},
+    active=2_400_000_000))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
