@@ -1208,6 +1208,83 @@ M.append(dense("deepseek-coder-v2-lite-instruct", "DeepSeek-Coder-V2-Lite Instru
          "n_ff_shexp": 1408, "dense_lead": 1},
     active=2_400_000_000))
 
+# --- Granite 3.3 2B Instruct (granite) ------------------------------------------------------
+# ibm-granite/granite-3.3-2b-instruct: 40 layers, hidden 2048, FFN 8192, 32 heads / 8 KV heads
+# of 64, vocab 49159, tied embeddings; these shapes add up to the Hub's safetensors total
+# 2 533 539 840 exactly (norms included; a public license audit lists it, HF API 2026-09-25).
+# Context 131072: a curated llama.cpp catalog's "nativeContext" and a profiler's "Context length
+# reported 131072" for this GGUF. Size: IBM's Q4_K_M at a pinned revision (1 545 303 328 B, the
+# same in three catalogs).
+M.append(dense("granite-3.3-2b-instruct", "Granite 3.3 2B Instruct", "granite",
+    [HF + "ibm-granite/granite-3.3-2b-instruct/blob/main/config.json",
+     HF + "ibm-granite/granite-3.3-2b-instruct-GGUF/tree/7cdf86ccd1f1bb3491c9b7017b033f2e51367397"],
+    131072, 49159, 2048, 40, 8192, 32, 8, 64, 2_533_539_840,
+    [exact("Q4_K_M", 1_545_303_328, hfres("ibm-granite/granite-3.3-2b-instruct-GGUF",
+           "granite-3.3-2b-instruct-Q4_K_M.gguf", "7cdf86ccd1f1bb3491c9b7017b033f2e51367397"))],
+    tied=True))
+
+# --- SmolLM2 (llama) ------------------------------------------------------------------------
+# HuggingFaceTB/SmolLM2-1.7B-Instruct: 24 layers, hidden 2048, FFN 8192, 32 heads and 32 KV
+# heads of 64, vocab 49152, tied (a public training check asserts lm_head shares
+# embed_tokens' storage); Hub total 1 711 376 384, which these shapes give exactly; trained
+# context 8192 (an Ollama table's n_ctx, llama.cpp's n_ctx_train). SmolLM2-360M-Instruct: 32
+# layers, hidden 960, FFN 2560, 15 heads / 5 KV heads of 64, same vocabulary, tied; Hub total
+# 361 821 120 (exactly these shapes), n_ctx_train 8192 and n_embd 960 as llama-server reports
+# them. Sizes: bartowski's files as two app catalogs record the Hub's bytes.
+M.append(dense("smollm2-1.7b-instruct", "SmolLM2 1.7B Instruct", "llama",
+    [HF + "HuggingFaceTB/SmolLM2-1.7B-Instruct/blob/main/config.json",
+     HF + "bartowski/SmolLM2-1.7B-Instruct-GGUF"],
+    8192, 49152, 2048, 24, 8192, 32, 32, 64, 1_711_376_384,
+    [exact("Q4_K_M", 1_055_609_824, hfres("bartowski/SmolLM2-1.7B-Instruct-GGUF", "SmolLM2-1.7B-Instruct-Q4_K_M.gguf")),
+     exact("Q8_0", 1_820_414_944, hfres("bartowski/SmolLM2-1.7B-Instruct-GGUF", "SmolLM2-1.7B-Instruct-Q8_0.gguf"))],
+    tied=True))
+M.append(dense("smollm2-360m-instruct", "SmolLM2 360M Instruct", "llama",
+    [HF + "HuggingFaceTB/SmolLM2-360M-Instruct/blob/main/config.json",
+     HF + "bartowski/SmolLM2-360M-Instruct-GGUF"],
+    8192, 49152, 960, 32, 2560, 15, 5, 64, 361_821_120,
+    [exact("Q8_0", 386_405_280, hfres("bartowski/SmolLM2-360M-Instruct-GGUF", "SmolLM2-360M-Instruct-Q8_0.gguf"))],
+    tied=True))
+
+# --- Gemma 3 270M, 1B, and the QAT Q4_0 builds (gemma3) -------------------------------------
+# google/gemma-3-270m-it: 18 layers (Keras preset: "18-layer ... 170m embedding, 100m
+# transformer"), hidden 640 and vocab 262144 and n_ctx_train 32768 as llama-server reports them,
+# FFN 2048, 4 heads / 1 KV head of 256, tied; these shapes give the reported 268 098 176
+# parameters exactly. Sliding window 512 on 5 of 6 layers like Gemma 3 1B above. Sizes:
+# ggml-org's Q8_0 (291 545 600 B, a license audit's LFS listing; its sha256 is the one a Nix
+# fetch of ggml-org/gemma-3-270m-it-GGUF pins) and ggml-org's QAT Q4_0 (LlamaBarn's catalog,
+# which also gives 268 098 176 parameters and 32768 tokens).
+G270 = dict(tied=True, attention={"sliding_window": 512, "swa": {"period": 6, "full_at": "end"}})
+M.append(dense("gemma-3-270m-it", "Gemma 3 270M IT", "gemma3",
+    [HF + "google/gemma-3-270m-it/blob/main/config.json", HF + "ggml-org/gemma-3-270m-it-GGUF"],
+    32768, 262144, 640, 18, 2048, 4, 1, 256, 268_098_176,
+    [exact("Q8_0", 291_545_600, hfres("ggml-org/gemma-3-270m-it-GGUF", "gemma-3-270m-it-Q8_0.gguf"))], **G270))
+M.append(dense("gemma-3-270m-it-qat", "Gemma 3 270M IT (QAT)", "gemma3",
+    [HF + "google/gemma-3-270m-it/blob/main/config.json",
+     HF + "ggml-org/gemma-3-270m-it-qat-GGUF", LB_FORK],
+    32768, 262144, 640, 18, 2048, 4, 1, 256, 268_098_176,
+    [exact("Q4_0", 241_410_624, hfres("ggml-org/gemma-3-270m-it-qat-GGUF", "gemma-3-270m-it-qat-Q4_0.gguf"))], **G270))
+# gemma-3-1b-it: the shapes of the QAT entry above; the Hub's total 999 885 952 (LlamaBarn, the
+# license audit). bartowski's Q4_K_M: a desktop catalog's Hub bytes.
+M.append(dense("gemma-3-1b-it", "Gemma 3 1B IT", "gemma3",
+    [HF + "google/gemma-3-1b-it/blob/main/config.json", HF + "bartowski/google_gemma-3-1b-it-GGUF"],
+    32768, 262144, 1152, 26, 6912, 4, 1, 256, 999_885_952,
+    [exact("Q4_K_M", 806_058_496, hfres("bartowski/google_gemma-3-1b-it-GGUF", "google_gemma-3-1b-it-Q4_K_M.gguf"))],
+    tied=True, attention={"sliding_window": 512, "swa": {"period": 6, "full_at": "end"}}))
+# Quantization-aware 4B/12B/27B: the shapes of the entries above; ggml-org's Q4_0 files and the
+# parameter totals as LlamaBarn lists them (27 432 406 640, 12 187 325 040, 4 300 079 472: the
+# Hub's counts with the vision tower, which the shapes here leave out, hence text-only counts
+# below from the non-QAT entries).
+for gid, gname, embd, layers, ff, heads, kv, hd, params, nbytes in [
+        ("4b", "4B", 2560, 34, 10240, 8, 4, 256, 3_880_000_000, 2_526_080_992),
+        ("12b", "12B", 3840, 48, 15360, 16, 8, 256, 12_000_000_000, 7_131_017_792),
+        ("27b", "27B", 5376, 62, 21504, 32, 16, 128, 27_400_000_000, 15_908_791_488)]:
+    M.append(dense(f"gemma-3-{gid}-it-qat", f"Gemma 3 {gname} IT (QAT)", "gemma3",
+        [HF + f"google/gemma-3-{gid}-it/blob/main/config.json",
+         HF + f"ggml-org/gemma-3-{gid}-it-qat-GGUF", LB_FORK],
+        131072, 262144, embd, layers, ff, heads, kv, hd, params,
+        [exact("Q4_0", nbytes, hfres(f"ggml-org/gemma-3-{gid}-it-qat-GGUF", f"gemma-3-{gid}-it-qat-Q4_0.gguf"))],
+        tied=True, attention=GEMMA3_SWA))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
