@@ -1285,6 +1285,77 @@ for gid, gname, embd, layers, ff, heads, kv, hd, params, nbytes in [
         [exact("Q4_0", nbytes, hfres(f"ggml-org/gemma-3-{gid}-it-qat-GGUF", f"gemma-3-{gid}-it-qat-Q4_0.gguf"))],
         tied=True, attention=GEMMA3_SWA))
 
+# --- ERNIE 4.5 0.3B (ernie4_5, dense) -------------------------------------------------------
+# baidu/ERNIE-4.5-0.3B-PT config.json (a public copy): hidden 1024, FFN 3072, 18 layers, 16 heads
+# / 2 KV heads of 128, vocab 103424, max_position_embeddings 131072, tied embeddings. A public
+# survey of small models gives "360.7M, 29.4 %" embeddings (one 103424 x 1024 table is 29.4 % of
+# 360.7M, so the head is tied). Size: unsloth's Q4_K_M, a desktop catalog's Hub bytes.
+M.append(dense("ernie-4.5-0.3b", "ERNIE 4.5 0.3B", "ernie4_5",
+    [HF + "baidu/ERNIE-4.5-0.3B-PT/blob/main/config.json", HF + "unsloth/ERNIE-4.5-0.3B-PT-GGUF"],
+    131072, 103424, 1024, 18, 3072, 16, 2, 128, 360_700_000,
+    [exact("Q4_K_M", 240_645_600, hfres("unsloth/ERNIE-4.5-0.3B-PT-GGUF", "ERNIE-4.5-0.3B-PT-Q4_K_M.gguf"))],
+    tied=True))
+
+# --- Hunyuan 0.5B Instruct (hunyuan-dense) --------------------------------------------------
+# tencent/Hunyuan-0.5B-Instruct, as a survey that read its config.json and GGUF header lists it:
+# "24 L, all full-attn, 8 kv x 128, tied emb", context 262,144; another gives "539.0M, 23.0 %"
+# embeddings, i.e. a 124M table: hidden 1024 x vocab 120818. With 16 query heads of 128 and an
+# FFN of 3584 the shapes add up to 539.0M (checked below). Size: bartowski's Q4_K_M as a desktop
+# catalog records the Hub's bytes.
+M.append(dense("hunyuan-0.5b-instruct", "Hunyuan 0.5B Instruct", "hunyuan-dense",
+    [HF + "tencent/Hunyuan-0.5B-Instruct/blob/main/config.json",
+     HF + "bartowski/tencent_Hunyuan-0.5B-Instruct-GGUF"],
+    262144, 120818, 1024, 24, 3584, 16, 8, 128, 539_000_000,
+    [exact("Q4_K_M", 354_970_464, hfres("bartowski/tencent_Hunyuan-0.5B-Instruct-GGUF",
+                                         "tencent_Hunyuan-0.5B-Instruct-Q4_K_M.gguf"))],
+    tied=True))
+
+# --- Kimi-VL A3B Thinking 2506 (deepseek2: Moonlight's MLA + MoE text model) ---------------
+# moonshotai/Kimi-VL-A3B-Thinking-2506: its language model is Moonlight-16B-A3B (a GGUF survey:
+# "27 L all MLA (576/tok), 64 exp top-6, moe_int 1408", context 131,072). Moonlight's shapes from
+# a public Megatron recipe for it (THUDM/slime scripts/models/moonlight.sh): hidden 2048, dense
+# FFN 11264 on layer 0, 16 heads, kv_lora_rank 512, no q_lora, qk 128 + rope 64, v 128, 64
+# experts of 1408 (6 used) and 2 shared, vocab 163840, untied. Parameters: the text model's
+# 15.96B (a model comparison's "Moonlight-16B-A3B-Instruct 15.96B/3B"); the card's 16.4B counts
+# the MoonViT tower, which is the projector file here. Sizes: ggml-org's Q4_K_M and Q8_0
+# projector, a desktop catalog's Hub bytes.
+KVL = "ggml-org/Kimi-VL-A3B-Thinking-2506-GGUF"
+M.append(dense("kimi-vl-a3b-thinking-2506", "Kimi-VL A3B Thinking 2506", "deepseek2",
+    [HF + "moonshotai/Kimi-VL-A3B-Thinking-2506/blob/main/config.json", HF + KVL, SLIME["moonlight"]],
+    131072, 163840, 2048, 27, 11264, 16, 16, 192, 15_960_000_000,
+    [exact("Q4_K_M", 10_540_747_680, hfres(KVL, "Kimi-VL-A3B-Thinking-2506-Q4_K_M.gguf"))],
+    attention={"head_dim_v": 128, "kv_lora_rank": 512, "rope_dim": 64},
+    moe={"n_expert": 64, "n_expert_used": 6, "n_expert_shared": 2, "n_ff_exp": 1408,
+         "n_ff_shexp": 1408, "dense_lead": 1},
+    mmproj=mmproj_exact(618_098_624, hfres(KVL, "mmproj-Kimi-VL-A3B-Thinking-2506-Q8_0.gguf"),
+                        "mmproj-Kimi-VL-A3B-Thinking-2506-Q8_0.gguf"),
+    active=3_000_000_000))
+
+# --- Gemma 3n E2B / E4B (gemma3n: AltUp, LAuReL, per-layer embeddings, shared KV) ----------
+# google/gemma-3n-E{2,4}B-it text configs as ai-edge-torch's builder copies them: hidden 2048,
+# 8 heads / 2 KV heads of 256, every 5th layer global and the rest sliding over 512, FFN 8192
+# (E2B, 30 layers, num_kv_shared_layers 10) or 16384 (E4B, 35 layers, 15 shared),
+# hidden_size_per_layer_input 256 over vocab_size_per_layer_input 262144, laurel_rank 64,
+# altup_num_inputs 4, max_seq_len 32768. The GGUF vocabulary is the full 262400
+# (conversion/gemma.py), the head tied; llama.cpp's gemma3n sets n_layer_kv_from_start = 20
+# for both (layers from 20 on reuse earlier KV) and set_swa_pattern(5). Totals and sizes:
+# LlamaBarn's catalog (5 439 438 272 and 7 849 978 192, the Hub's counts, which include the
+# audio and vision encoders that the GGUF leaves out; ggml-org Q8_0, unsloth Q4_K_M).
+G3N = {"sliding_window": 512, "swa": {"period": 5, "full_at": "end"}, "n_layer_kv_from_start": 20}
+for nid, layers, ff, params, q8, q4 in [("e2b", 30, 8192, 5_439_438_272, 4_788_112_064, 3_026_881_888),
+                                        ("e4b", 35, 16384, 7_849_978_192, 7_353_292_256, 4_539_054_208)]:
+    NU = nid.upper()
+    M.append(dense(f"gemma-3n-{nid}-it", f"Gemma 3n {NU} IT", "gemma3n",
+        [HF + f"google/gemma-3n-{NU}-it/blob/main/config.json", HF + f"ggml-org/gemma-3n-{NU}-it-GGUF",
+         HF + f"unsloth/gemma-3n-{NU}-it-GGUF", LB_FORK],
+        32768, 262400, 2048, layers, ff, 8, 2, 256, params,
+        [exact("Q4_K_M", q4, hfres(f"unsloth/gemma-3n-{NU}-it-GGUF", f"gemma-3n-{NU}-it-Q4_K_M.gguf")),
+         exact("Q8_0", q8, hfres(f"ggml-org/gemma-3n-{NU}-it-GGUF", f"gemma-3n-{NU}-it-Q8_0.gguf"))],
+        tied=True, attention=G3N))
+    PARAM_SKIP[f"gemma-3n-{nid}-it"] = ("the Hub total counts the audio and vision encoders the GGUF "
+                                        "leaves out, and AltUp/LAuReL/per-layer embeddings are outside "
+                                        "the formula; the bits-per-weight check is skipped with it")
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
@@ -1402,7 +1473,7 @@ def self_check(models):
                            f"({100 * (got - total) / total:+.2f} %, tolerance {PARAM_TOLERANCE:.0%})")
         for qn in e["quants"]:
             lo_hi = BPW_BOUNDS.get(qn["name"])
-            if lo_hi and total >= 1_000_000_000:
+            if lo_hi and total >= 1_000_000_000 and e["id"] not in PARAM_SKIP:
                 bpw = qn["file_bytes"] * 8 / total
                 if not lo_hi[0] <= bpw <= lo_hi[1]:
                     bad.append(f"{e['id']}:{qn['name']}: {bpw:.2f} bits per weight, outside "
