@@ -1356,6 +1356,52 @@ for nid, layers, ff, params, q8, q4 in [("e2b", 30, 8192, 5_439_438_272, 4_788_1
                                         "leaves out, and AltUp/LAuReL/per-layer embeddings are outside "
                                         "the formula; the bits-per-weight check is skipped with it")
 
+# --- Qwen3.8 27B (qwen35) ----------------------------------------------------------------
+# Qwen/Qwen3.8-27B: the Hub's safetensors total is Qwen3.6-27B's to the parameter (27 781 427 952
+# each, vision tower included; a license audit's HF API listing), i.e. the same shapes as the
+# Qwen3.6 27B entry above; a GGUF-header fixture of unsloth's UD-Q4_K_M reads qwen35, context
+# 262144, 24/4 heads of 256, embd 5120, 16 full-attention blocks. Sizes: that fixture and a
+# catalog read from the HF API on 2026-10-04 (UD-Q4_K_M 16 464 440 224; UD-IQ4_XS 14 252 845 984;
+# mmproj-F16 927 607 488).
+M.append(qwen35("qwen3.8-27b", "Qwen3.8 27B", "qwen35", "unsloth/Qwen3.8-27B-GGUF",
+    [HF + "Qwen/Qwen3.8-27B/blob/main/config.json", SLIME["qwen3.5-27B"]],
+    5120, 64, 24, 4, 48, 16, 26_895_998_464,
+    [exact("UD-Q4_K_M", 16_464_440_224, us("Qwen3.8-27B-GGUF", "Qwen3.8-27B-UD-Q4_K_M.gguf")),
+     exact("UD-IQ4_XS", 14_252_845_984, us("Qwen3.8-27B-GGUF", "Qwen3.8-27B-UD-IQ4_XS.gguf"))],
+    ff=17408))
+M[-1]["mmproj"] = mmproj_exact(927_607_488, us("Qwen3.8-27B-GGUF", "mmproj-F16.gguf"), "mmproj-F16.gguf")
+M[-1]["default_quant"] = "UD-Q4_K_M"
+
+# --- GLM-4.6V Flash (glm4 text model + vision projector) ------------------------------------
+# zai-org/GLM-4.6V-Flash: the GLM-4-0414 9B block (THUDM/slime glm4-9B.sh: 40 layers, hidden
+# 4096, FFN 13696, 32 heads / 2 KV groups of 128, qkv bias, vocab 151552, untied); a GGUF survey
+# that read its config: "40 L, 2 kv x 128, untied", 131,072 ("128k in training"); llama-server's
+# /models for its text GGUF: n-params 9 400 279 040, n-ctx-train 131072, n-embd 4096, n-vocab
+# 151552. Sizes: ggml-org's Q4_K_M and Q8_0 projector (a desktop catalog's Hub bytes), unsloth's
+# Q8_0 as the survey read it from the Hub tree ("9.313" GiB).
+G46V = "ggml-org/GLM-4.6V-Flash-GGUF"
+M.append(dense("glm-4.6v-flash", "GLM-4.6V Flash", "glm4",
+    [HF + "zai-org/GLM-4.6V-Flash/blob/main/config.json", HF + G46V, HF + "unsloth/GLM-4.6V-Flash-GGUF",
+     SLIME["glm4-9B"]],
+    131072, 151552, 4096, 40, 13696, 32, 2, 128, 9_400_279_040,
+    [exact("Q4_K_M", 6_166_577_888, hfres(G46V, "GLM-4.6V-Flash-Q4_K_M.gguf")),
+     gib("Q8_0", "9.313 GiB", hfres("unsloth/GLM-4.6V-Flash-GGUF", "GLM-4.6V-Flash-Q8_0.gguf"))],
+    mmproj=mmproj_exact(980_055_680, hfres(G46V, "mmproj-GLM-4.6V-Flash-Q8_0.gguf"),
+                        "mmproj-GLM-4.6V-Flash-Q8_0.gguf")))
+
+# --- Hunyuan 1.8B Instruct (hunyuan-dense) --------------------------------------------------
+# tencent/Hunyuan-1.8B-Instruct as the GGUF survey above read its config: "32 L full-attn, 4 kv x
+# 128, tied", context 262,144, "1.79B"; hidden 2048, 16 query heads of 128, FFN 6144 and the
+# 0.5B's vocabulary 120818 add up to 1.79B. Size: bartowski's Q8_0, "1.777" GiB in that survey's
+# Hub tree read.
+M.append(dense("hunyuan-1.8b-instruct", "Hunyuan 1.8B Instruct", "hunyuan-dense",
+    [HF + "tencent/Hunyuan-1.8B-Instruct/blob/main/config.json",
+     HF + "bartowski/tencent_Hunyuan-1.8B-Instruct-GGUF"],
+    262144, 120818, 2048, 32, 6144, 16, 4, 128, 1_790_000_000,
+    [gib("Q8_0", "1.777 GiB", hfres("bartowski/tencent_Hunyuan-1.8B-Instruct-GGUF",
+                                     "tencent_Hunyuan-1.8B-Instruct-Q8_0.gguf"))],
+    tied=True))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
