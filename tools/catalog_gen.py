@@ -1402,6 +1402,46 @@ M.append(dense("hunyuan-1.8b-instruct", "Hunyuan 1.8B Instruct", "hunyuan-dense"
                                      "tencent_Hunyuan-1.8B-Instruct-Q8_0.gguf"))],
     tied=True))
 
+# --- Qwen3-235B-A22B Thinking 2507 (qwen3moe) and the Instruct's Q8_0 ----------------------
+# The 2507 Thinking release keeps the Instruct's shapes and 262144 context (LlamaBarn's catalog
+# lists both at 262144 with the same file sizes to 32 bytes). Sizes: LlamaBarn's catalog
+# history, unsloth's split files summed (Q4_K_M 3 parts, Q8_0 6 parts).
+U235T = "unsloth/Qwen3-235B-A22B-Thinking-2507-GGUF"
+M.append(dense("qwen3-235b-a22b-thinking-2507", "Qwen3 235B-A22B Thinking 2507", "qwen3moe",
+    [HF + "Qwen/Qwen3-235B-A22B-Thinking-2507/blob/main/config.json", SLIME["qwen3-235B-A22B"],
+     HF + U235T, LB_FORK],
+    262144, 151936, 4096, 94, 0, 64, 4, 128, 235_000_000_000,
+    [exact("Q4_K_M", 142_154_074_880, HF + U235T + "/tree/main/Q4_K_M (3 parts)"),
+     exact("Q8_0", 249_940_106_368, HF + U235T + "/tree/main/Q8_0 (6 parts)")],
+    moe={"n_expert": 128, "n_expert_used": 8, "n_ff_exp": 1536}, active=22_000_000_000))
+for e in M:
+    if e["id"] == "qwen3-235b-a22b-instruct-2507":
+        e["sources"].append(LB_FORK)
+        e["quants"].append(exact("Q8_0", 249_940_106_336,
+            HF + "unsloth/Qwen3-235B-A22B-Instruct-2507-GGUF/tree/main/Q8_0 (6 parts)"))
+
+# --- Devstral Small 2507 and Devstral Small 2 (the Mistral Small 24B text model) ------------
+# Devstral Small 1.1 (mistralai/Devstral-Small-2507): the Mistral Small 3.1 text decoder above
+# without the vision encoder; Mistral's own GGUF is a llama file, "24B", 131072 context (an app
+# catalog's contextLength; LM Studio's card for the 2505 release: "a context length of 131072
+# tokens"). Devstral Small 2 (2512) is mistral3 with a vision projector, context 262144
+# (LlamaBarn; "a 256k context window"); its unsloth Q4_K_M is 0.5 MB (tokenizer) larger than the
+# Mistral Small 3.2 one, i.e. the same tensors, and LlamaBarn's KV figure (167 772 160 B per 1k
+# tokens = 40 layers x 8 KV heads x 128 x K+V x f16) agrees. Sizes: Mistral's Q4_K_M as an
+# app's curated catalog read it from the Hub; LlamaBarn (unsloth Q4_K_M, ggml-org Q8_0).
+M.append(dense("devstral-small-2507", "Devstral Small 2507", "llama",
+    [HF + "mistralai/Devstral-Small-2507/blob/main/config.json", HF + "mistralai/Devstral-Small-2507_gguf"] + MS3_SRC,
+    131072, 131072, 5120, 40, 32768, 32, 8, 128, 24_000_000_000,
+    [exact("Q4_K_M", 14_333_915_904, hfres("mistralai/Devstral-Small-2507_gguf", "Devstral-Small-2507-Q4_K_M.gguf"))]))
+M.append(dense("devstral-small-2-24b-instruct-2512", "Devstral Small 2 24B Instruct 2512", "mistral3",
+    [HF + "mistralai/Devstral-Small-2-24B-Instruct-2512/blob/main/config.json",
+     HF + "ggml-org/Devstral-Small-2-24B-Instruct-2512-GGUF", LB_FORK] + MS3_SRC,
+    262144, 131072, 5120, 40, 32768, 32, 8, 128, 24_000_000_000,
+    [exact("Q4_K_M", 14_334_446_752, hfres("unsloth/Devstral-Small-2-24B-Instruct-2512-GGUF",
+                                            "Devstral-Small-2-24B-Instruct-2512-Q4_K_M.gguf")),
+     exact("Q8_0", 25_055_308_352, hfres("ggml-org/Devstral-Small-2-24B-Instruct-2512-GGUF",
+                                         "Devstral-Small-2-24B-Instruct-2512-Q8_0.gguf"))]))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
