@@ -1442,6 +1442,40 @@ M.append(dense("devstral-small-2-24b-instruct-2512", "Devstral Small 2 24B Instr
      exact("Q8_0", 25_055_308_352, hfres("ggml-org/Devstral-Small-2-24B-Instruct-2512-GGUF",
                                          "Devstral-Small-2-24B-Instruct-2512-Q8_0.gguf"))]))
 
+# --- MiniMax-M2 (minimax-m2: 256 experts, 8 per token, every layer) -------------------------
+# MiniMaxAI/MiniMax-M2: THUDM/slime's recipe for the family (scripts/models/minimax-m2.sh,
+# "MiniMax-M2.5 (229B, 62 layers, 256 experts, top-8)": hidden 3072, 48 heads / 8 KV groups of
+# 128, expert FFN 1536, vocab 200064, untied); a KV-cache data file curated from the M2, M2.1,
+# M2.5 and M2.7 config.json files gives the same attention fields for all four and
+# max_position_embeddings 196608 (M2.7: 204800). The Hub's safetensors total for M2.7,
+# 228 689 764 864, is what these shapes give (a license audit's HF API listing). The MTP modules
+# are not in the GGUF (809 tensors = 62 x 13 + 3). Size: unsloth's Q4_K_M at a pinned revision,
+# the three shards' lengths as a public header test pins them.
+UMM = "unsloth/MiniMax-M2-GGUF"; RMM = "06e952eab9e8e136847e9df067a0032582696778"
+M.append(dense("minimax-m2", "MiniMax-M2", "minimax-m2",
+    [HF + "MiniMaxAI/MiniMax-M2/blob/main/config.json", SLIME["minimax-m2"], HF + UMM + "/tree/" + RMM],
+    196608, 200064, 3072, 62, 0, 48, 8, 128, 228_689_764_864,
+    [exact("Q4_K_M", 49_386_415_584 + 49_712_985_440 + 39_242_984_096,
+           HF + UMM + "/tree/" + RMM + "/Q4_K_M (3 parts)")],
+    moe={"n_expert": 256, "n_expert_used": 8, "n_ff_exp": 1536}))
+
+# --- DeepSeek-R1-0528 (deepseek2: the DeepSeek-V3 architecture) ----------------------------
+# deepseek-ai/DeepSeek-R1-0528 is DeepSeek-V3's architecture (a KV-cache data file curated from
+# both config.json files: the same MLA fields, 61 layers, max_position_embeddings 163840); the
+# shapes are the DeepSeek-V3 entry's above ("671B MoE, 37B active"). Size: unsloth's nine
+# Q4_K_M parts as a public setup note copies the Hub listing (48.4 + 49.5 + 49.6 + 48.3 + 49.5 +
+# 48.3 + 49.5 + 47.0 + 14.8 GB: three significant digits each).
+UR1 = "unsloth/DeepSeek-R1-0528-GGUF"
+M.append(dense("deepseek-r1-0528", "DeepSeek-R1 0528", "deepseek2",
+    [HF + "deepseek-ai/DeepSeek-R1-0528/blob/main/config.json", HF + UR1 + "/tree/main/Q4_K_M"],
+    163840, 129280, 7168, 61, 18432, 128, 128, 192, 671_000_000_000,
+    [hf_parts("Q4_K_M", ["48.4 GB", "49.5 GB", "49.6 GB", "48.3 GB", "49.5 GB", "48.3 GB", "49.5 GB",
+                         "47.0 GB", "14.8 GB"], HF + UR1 + "/tree/main/Q4_K_M")],
+    attention={"head_dim_v": 128, "kv_lora_rank": 512, "rope_dim": 64, "q_lora_rank": 1536},
+    moe={"n_expert": 256, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 2048,
+         "n_ff_shexp": 2048, "dense_lead": 3},
+    active=37_000_000_000))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
