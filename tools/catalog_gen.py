@@ -1476,6 +1476,48 @@ M.append(dense("deepseek-r1-0528", "DeepSeek-R1 0528", "deepseek2",
          "n_ff_shexp": 2048, "dense_lead": 3},
     active=37_000_000_000))
 
+# --- DeepSeek-V3.1 (deepseek2: DeepSeek-V3's architecture) ---------------------------------
+# deepseek-ai/DeepSeek-V3.1 keeps the V3 architecture: a GGUF index read of unsloth's Q4_K_M
+# (moefit's plan) shows 58 expert layers (7 + 51) and the 576-wide MLA cache of the V3 entry,
+# and the model 405.4 GB; shapes and context are the V3 entry's. Size: that read, rounded to
+# 0.1 GB.
+UV31 = "unsloth/DeepSeek-V3.1-GGUF"
+M.append(dense("deepseek-v3.1", "DeepSeek-V3.1", "deepseek2",
+    [HF + "deepseek-ai/DeepSeek-V3.1/blob/main/config.json", HF + UV31 + "/tree/main/Q4_K_M"],
+    163840, 129280, 7168, 61, 18432, 128, 128, 192, 671_000_000_000,
+    [hf("Q4_K_M", "405.4 GB", HF + UV31 + "/tree/main/Q4_K_M")],
+    attention={"head_dim_v": 128, "kv_lora_rank": 512, "rope_dim": 64, "q_lora_rank": 1536},
+    moe={"n_expert": 256, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 2048,
+         "n_ff_shexp": 2048, "dense_lead": 3},
+    active=37_000_000_000))
+
+# --- Qwen2.5-Coder 1.5B Instruct (qwen2): the Qwen2.5 1.5B shapes ---------------------------
+# Same configuration as Qwen2.5-1.5B-Instruct above (28 layers, 1536, FFN 8960, 12 / 2 heads,
+# tied, 32768); the Hub total of that shape is 1 543 714 304 (a license audit's listing for
+# Qwen2.5-1.5B-Instruct). Size: Qwen's own Q4_K_M (a curated llama.cpp catalog's Hub bytes;
+# 32 bytes more than the general model's).
+M.append(dense("qwen2.5-coder-1.5b-instruct", "Qwen2.5 Coder 1.5B Instruct", "qwen2",
+    [HF + "Qwen/Qwen2.5-Coder-1.5B-Instruct/blob/main/config.json", HF + "Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF"],
+    32768, 151936, 1536, 28, 8960, 12, 2, 128, 1_543_714_304,
+    [exact("Q4_K_M", 1_117_320_768, hfres("Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF",
+                                           "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"))],
+    tied=True))
+
+# --- Ministral 3 8B (mistral3) --------------------------------------------------------------
+# NVIDIA Megatron-Bridge's Ministral 3 page: 34 layers, hidden 4096, 32 heads / 8 KV (8.4B);
+# vocab 131072 and context 262144 like the 3B/14B (LlamaBarn). The FFN width is not on those
+# pages: 14336 is what makes the Hub's total 8 918 026 716 (a license audit's HF API listing)
+# come out as 8.49B of untied text decoder plus the ~0.43B vision tower and projector the 3B
+# carries (its Hub total 3 849 090 048 against a 3.4B decoder). Sizes: LlamaBarn (mistralai
+# Q4_K_M, ggml-org Q8_0).
+for variant, q4, q8 in [("Instruct", 5_198_911_904, 9_703_104_512), ("Reasoning", 5_198_910_368, 9_701_376_000)]:
+    base = f"Ministral-3-8B-{variant}-2512"
+    M.append(dense(base.lower(), f"Ministral 3 8B {variant} 2512", "mistral3",
+        [HF + f"mistralai/{base}/blob/main/config.json"] + MIN3,
+        262144, 131072, 4096, 34, 14336, 32, 8, 128, 8_400_000_000,
+        [exact("Q4_K_M", q4, hfres(f"mistralai/{base}-GGUF", f"{base}-Q4_K_M.gguf")),
+         exact("Q8_0", q8, hfres(f"ggml-org/{base}-GGUF", f"{base}-Q8_0.gguf"))]))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
