@@ -1518,6 +1518,32 @@ for variant, q4, q8 in [("Instruct", 5_198_911_904, 9_703_104_512), ("Reasoning"
         [exact("Q4_K_M", q4, hfres(f"mistralai/{base}-GGUF", f"{base}-Q4_K_M.gguf")),
          exact("Q8_0", q8, hfres(f"ggml-org/{base}-GGUF", f"{base}-Q8_0.gguf"))]))
 
+# --- DeepSeek-R1-Distill-Llama-8B (llama: Llama 3.1 8B's shapes) ---------------------------
+# deepseek-ai/DeepSeek-R1-Distill-Llama-8B is distilled into Llama-3.1-8B (the shapes of the
+# Llama 3.1 8B entry above); a model table lists 8 030 261 248 parameters (the Hub count of
+# Llama-3.1-8B-Instruct too) and 131,072 tokens, as does an app's max_context_length. Size:
+# unsloth's Q4_K_M, "4.92 GB" in a public test write-up (two decimals, +-5 MB).
+M.append(dense("deepseek-r1-distill-llama-8b", "DeepSeek-R1-Distill-Llama-8B", "llama",
+    [HF + "deepseek-ai/DeepSeek-R1-Distill-Llama-8B/blob/main/config.json",
+     HF + "unsloth/DeepSeek-R1-Distill-Llama-8B-GGUF"],
+    131072, 128256, 4096, 32, 14336, 32, 8, 128, 8_030_261_248,
+    [card("Q4_K_M", 4.92, hfres("unsloth/DeepSeek-R1-Distill-Llama-8B-GGUF", "DeepSeek-R1-Distill-Llama-8B-Q4_K_M.gguf"))]))
+
+# --- Qwen2-VL 2B Instruct (qwen2vl) ---------------------------------------------------------
+# Qwen/Qwen2-VL-2B-Instruct: its language model is the Qwen2.5-1.5B-Instruct shape (a public
+# evaluation suite's backbone table: qwen2-vl-2b -> qwen2.5-1.5b-instruct, whose Hub count it
+# gives as 1 543 714 304; the VL repo's 2 208 985 600 adds the vision tower): 28 layers, 1536,
+# FFN 8960, 12 / 2 heads, tied, 32768 context. Sizes: ggml-org's Q4_K_M and Q8_0 projector, a
+# desktop catalog's Hub bytes.
+GQ2VL = "ggml-org/Qwen2-VL-2B-Instruct-GGUF"
+M.append(dense("qwen2-vl-2b-instruct", "Qwen2-VL 2B Instruct", "qwen2vl",
+    [HF + "Qwen/Qwen2-VL-2B-Instruct/blob/main/config.json", HF + GQ2VL],
+    32768, 151936, 1536, 28, 8960, 12, 2, 128, 1_543_714_304,
+    [exact("Q4_K_M", 986_046_944, hfres(GQ2VL, "Qwen2-VL-2B-Instruct-Q4_K_M.gguf"))],
+    tied=True,
+    mmproj=mmproj_exact(709_883_360, hfres(GQ2VL, "mmproj-Qwen2-VL-2B-Instruct-Q8_0.gguf"),
+                        "mmproj-Qwen2-VL-2B-Instruct-Q8_0.gguf")))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
