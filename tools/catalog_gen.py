@@ -1544,6 +1544,21 @@ M.append(dense("qwen2-vl-2b-instruct", "Qwen2-VL 2B Instruct", "qwen2vl",
     mmproj=mmproj_exact(709_883_360, hfres(GQ2VL, "mmproj-Qwen2-VL-2B-Instruct-Q8_0.gguf"),
                         "mmproj-Qwen2-VL-2B-Instruct-Q8_0.gguf")))
 
+# --- Qwen3-Coder-480B-A35B Instruct (qwen3moe) ----------------------------------------------
+# Qwen/Qwen3-Coder-480B-A35B-Instruct config.json (a public copy of the file, and a model
+# registry that transcribes it): hidden 6144, 62 layers, 96 heads / 8 KV heads of 128, 160
+# experts of 2560 (8 used), no shared expert, vocab 151936, untied, max_position_embeddings
+# 262144. Size: unsloth's six Q4_K_M shards as a validation note lists their observed bytes
+# (49 973 553 312 + 49 768 927 168 + 48 862 488 352 + 48 952 192 064 + 49 721 298 176 +
+# 42 780 367 136; a launcher catalog names the repo and calls it 290 GB).
+UQC = "unsloth/Qwen3-Coder-480B-A35B-Instruct-GGUF"
+M.append(dense("qwen3-coder-480b-a35b-instruct", "Qwen3-Coder 480B-A35B Instruct", "qwen3moe",
+    [HF + "Qwen/Qwen3-Coder-480B-A35B-Instruct/blob/main/config.json", HF + UQC + "/tree/main/Q4_K_M"],
+    262144, 151936, 6144, 62, 0, 96, 8, 128, 480_000_000_000,
+    [exact("Q4_K_M", 49_973_553_312 + 49_768_927_168 + 48_862_488_352 + 48_952_192_064 +
+           49_721_298_176 + 42_780_367_136, HF + UQC + "/tree/main/Q4_K_M (6 parts)")],
+    moe={"n_expert": 160, "n_expert_used": 8, "n_ff_exp": 2560}, active=35_000_000_000))
+
 # --- YaRN past the trained context -------------------------------------------------------
 # Only where the model card documents it: Qwen3 ("natively 32,768 tokens ... up to 131,072 tokens
 # with YaRN", rope_scaling factor 4.0, original_max_position_embeddings 32768) and Qwen2.5 7B and
