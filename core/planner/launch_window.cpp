@@ -60,8 +60,7 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     // once here (validateOptions has already checked every pattern).
     r.pinned = o.pinned;
     const auto names = deviceBufferNames(capacityBudget(hw, o.extra_reserve));
-    if (auto moves = tensorMoves(model, o.pinned.tensor_overrides, &names))
-        r.pinned_moves = *moves;
+    if (auto moves = tensorMoves(model, o.pinned.tensor_overrides, &names)) r.pinned_moves = *moves;
     // A calibration measured with another backend says nothing about this one.
     if (hw.calibration && hw.calibration->backend == backendName(r.backend)) {
         r.device_compute_factor = appliedFactor(hw.calibration->device_compute_factor);

@@ -129,11 +129,15 @@ Result<std::vector<BlockMoves>> tensorMoves(const ModelShape& model,
                         dev(toDevice(*w));
                 }
         };
-        place(n.experts, [&] { ++m.expert_parts; }, [](BlockMoves::ToDevice& t) { ++t.expert_parts; });
-        place(n.ffn, [&] { ++m.ffn_parts; }, [](BlockMoves::ToDevice& t) { ++t.ffn_parts; });
+        place(
+            n.experts, [&] { ++m.expert_parts; },
+            [](BlockMoves::ToDevice& t) { ++t.expert_parts; });
+        place(
+            n.ffn, [&] { ++m.ffn_parts; }, [](BlockMoves::ToDevice& t) { ++t.ffn_parts; });
         // Attention tensors differ in size; a pattern that takes any of the projections is taken
         // to mean the block's attention (how such patterns are written in practice).
-        place(n.attn, [&] { m.attn = true; }, [](BlockMoves::ToDevice& t) { t.attn = true; });
+        place(
+            n.attn, [&] { m.attn = true; }, [](BlockMoves::ToDevice& t) { t.attn = true; });
     }
     return moves;
 }

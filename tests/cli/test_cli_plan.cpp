@@ -349,7 +349,8 @@ private slots:
         QTest::addColumn<QStringList>("flags");
         QTest::addColumn<QString>("says");
         QTest::newRow("bad regex") << QStringList{"-ot", "blk\\.(0=CPU"} << "regular expression";
-        QTest::newRow("gpu target") << QStringList{"-ot", "exps=CUDA0"} << "only the CPU target";
+        QTest::newRow("a gpu the machine lacks")
+            << QStringList{"-ot", "exps=CUDA1"} << "'CUDA1' is not a buffer type of this machine";
         QTest::newRow("bad -ngl") << QStringList{"-ngl", "many"} << "-ngl";
         QTest::newRow("bad -ts") << QStringList{"-ts", "3,x"} << "-ts";
         QTest::newRow("too many -ts") << QStringList{"-ts", "1,1"} << "-ts";

@@ -139,6 +139,36 @@ private slots:
         QVERIFY(a.devices[2].weights >= blocks / 3 - 64);
     }
 
+    void aTensorOverrideToANamedGpuMovesThoseTensorsThere() {
+        // Two 24 GiB CUDA GPUs, llama8bLike (32 blocks of 50 MiB attention + 150 MiB FFN) at
+        // -ngl 33 -ts 1,1: blocks 0-15 on CUDA0 (il / 33 < 0.5), 16-31 and the output on CUDA1.
+        // -ot "blk\.0\.ffn_.*=CUDA1" puts block 0's three FFN matrices (the shape's 150 MiB of FFN,
+        // which lists no separate norm) in CUDA1's buffer, as
+        // llama_model_loader's buffer-type override does; common/arg.cpp names the targets by
+        // the devices' buffer types.
+        const HardwareSnapshot hw = snapshotFromSizes({24 * GiB, 24 * GiB}, 64 * GiB, false);
+        PlanOptions o;
+        o.context = 4096;
+        o.pinned.gpu_layers = GpuLayers::of(33);
+        o.pinned.tensor_split = {1, 1};
+        const Plan base = planOrFail(llama8bLike(), hw, o);
+        o.pinned.tensor_overrides = {{"blk\\.0\\.ffn_.*", "CUDA1"}};
+        const Plan moved = planOrFail(llama8bLike(), hw, o);
+        auto weights = [](const Plan& p, size_t d) {
+            return p.rungs[size_t(p.decision.rung_index)].devices[d].terms.weights;
+        };
+        const Bytes ffn = 150 * MiB;
+        QCOMPARE(weights(base, 0) - weights(moved, 0), ffn);
+        QCOMPARE(weights(moved, 1) - weights(base, 1), ffn);
+        // A buffer type the machine does not have is what llama.cpp refuses too.
+        o.pinned.tensor_overrides = {{"blk\\.0\\.ffn_.*", "CUDA2"}};
+        const auto refused = makePlan(llama8bLike(), hw, o);
+        QVERIFY(!refused);
+        QVERIFY(refused.error().message.find("'CUDA2' is not a buffer type of this machine") !=
+                std::string::npos);
+        QVERIFY(refused.error().details.find("CPU, CUDA0, CUDA1") != std::string::npos);
+    }
+
     void aCudaPlanSaysItsDeviceTermsAreDerived() {
         // No CUDA device was measured (BackendTraits::measured): the plan says so.
         HardwareSnapshot hw;

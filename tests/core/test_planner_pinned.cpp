@@ -227,12 +227,17 @@ private slots:
         QVERIFY2(all.find(says.toStdString()) != std::string::npos, all.c_str());
     }
 
-    void aGpuTargetOrTooManySplitsAreRefusedBeforePricing() {
+    void aGpuTheMachineLacksOrTooManySplitsAreRefusedBeforePricing() {
+        // One GPU: its buffer type is CUDA0 (common/arg.cpp parse_tensor_buffer_overrides knows
+        // only the devices' own), so CUDA1 is refused and CUDA0 is priced.
         PlanOptions o;
-        o.pinned.tensor_overrides = {{"ffn_up_exps", "CUDA0"}};
+        o.pinned.tensor_overrides = {{"ffn_up_exps", "CUDA1"}};
         auto bad = makePlan(moeShape(), snapshotFromSizes({24 * GiB}, 64 * GiB, false), o);
         QVERIFY(!bad.has_value());
-        QVERIFY(bad.error().message.find("only the CPU target") != std::string::npos);
+        QVERIFY(bad.error().message.find("'CUDA1' is not a buffer type of this machine") !=
+                std::string::npos);
+        o.pinned.tensor_overrides = {{"ffn_up_exps", "CUDA0"}};
+        QVERIFY(makePlan(moeShape(), snapshotFromSizes({24 * GiB}, 64 * GiB, false), o));
         PlanOptions ts;
         ts.pinned.tensor_split = {3, 1};
         auto one = makePlan(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false), ts);
