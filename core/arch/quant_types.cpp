@@ -123,18 +123,16 @@ GgmlType mixtureType(FileType f, const QuantModel& m, const QuantTensor& t, Ggml
     if (t.role == TensorRole::TokenEmbd) return type;
     if (attn_v_like) {
         const int i = t.attn_v_index;
+        // The mixtures that raise attn_v to Q5_K, in llama_tensor_get_type_impl's order.
+        const bool to_q5 = f == F::Q3_K_L || ((f == F::IQ4_NL || f == F::IQ4_XS) && m.n_gqa >= 4);
         if (f == F::Q2_K)
             type = m.n_gqa >= 4 ? G::Q4_K : G::Q3_K;
         else if (f == F::Q3_K_M)
             type = i < 2 ? G::Q5_K : G::Q4_K;
-        else if (f == F::Q3_K_L)
-            type = G::Q5_K;
-        else if ((f == F::IQ4_NL || f == F::IQ4_XS) && m.n_gqa >= 4)
+        else if (to_q5 || (f == F::Q4_K_S && i < 4))
             type = G::Q5_K;
         else if ((f == F::Q4_K_M || f == F::Q5_K_M) && useMoreBits(i, t.n_attn_v))
             type = G::Q6_K;
-        else if (f == F::Q4_K_S && i < 4)
-            type = G::Q5_K;
         // LLM_TYPE_70B's bump of attn_v needs the model's size class; not modelled (a few MiB).
         if (m.n_expert == 8) type = G::Q8_0;
         return type;

@@ -234,6 +234,16 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
     const Bytes scores = opt.flash_attn ? 0
                                         : satMul(satMul(4 * ub, price.geometry.n_ctx_seq),
                                                  static_cast<Bytes>(n_head));
+    // The widest block's K and V views over the whole cache (llama_kv_cache::get_k / get_v).
+    Bytes kv_views = 0;
+    {
+        const Bytes cells = satMul(price.geometry.n_ctx_seq, price.geometry.n_stream);
+        for (const auto& l : model.layers)
+            if (l.hasKv())
+                kv_views = std::max(
+                    kv_views, satMul(cells, satAdd(ggmlRowBytes(opt.type_k, l.n_embd_k_gqa),
+                                                   ggmlRowBytes(opt.type_v, l.n_embd_v_gqa))));
+    }
     // ggml-cuda's FLASH_ATTN_EXT copies a K and V cache of another type than F16 to F16 in its own
     // allocation (BackendTraits::flash_attn_f16_copies): the widest layer's, live with the layer.
     Bytes fa_copies = 0;
@@ -249,6 +259,17 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
 
     for (size_t d = 0; d < a.devices.size(); ++d) {
         Terms& t = a.devices[d];
+        if (t.compute == 0 && d == 0 && op_offload && host_weights) {
+            // No layer of its own (-ngl 0) but the first device still runs every offloaded op:
+            // a layer's activations (or the logits, when the output's product is offloaded too)
+            // beside the host weight copied in for it.
+            const Bytes runs =
+                std::max(price.compute_layer, layout.out_dev < 0 ? price.compute_logits : Bytes{0});
+            t.compute = satAdd(satAdd(runs, largestHostWeight(model, price, choice,
+                                                              layout.layer_dev, layout.out_dev)),
+                               kComputeMargin);
+            continue;
+        }
         if (t.compute == 0) continue;
         const bool holds_layers = layout.dev_has_layers[d];
         const bool holds_output = static_cast<int>(d) == layout.out_dev;
@@ -274,6 +295,10 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
             chunked = satAdd(std::max(layer_peak, satSub(logits, result)), result);
         }
         extra = satAdd(extra, satSub(chunked, packed));
+        // -nkvo with flash attention: the cache is in host memory and FLASH_ATTN_EXT, placed by
+        // its neighbours, runs on the device, so each block's K and V views are copied in (the
+        // scheduler's split inputs), the widest block's at most at once.
+        if (!opt.kv_offload && opt.flash_attn && holds_layers) extra = satAdd(extra, kv_views);
         // Op offload: the first device (the scheduler tries backends in order) runs the ops whose
         // weights stay in host memory and holds a copy of the weight being used.
         if (d == 0 && op_offload && host_weights)
@@ -297,6 +322,10 @@ void priceClosedForm(Assignment& a, const ModelShape& model, const ContextPrice&
 
     if (a.host.compute > 0) {
         Bytes host = a.host.compute;
+        // -nkvo without flash attention: build_attn_mha sets the attention output to the CPU
+        // ("all nodes between the KV store and the attention output are run on the CPU"), so the
+        // scores [n_kv, n_ubatch, n_head] f32 and their softmax, in place, are the host's.
+        if (!opt.kv_offload && !opt.flash_attn) host = satAdd(host, scores);
         // Recurrent or convolution blocks on the host (Falcon-H1, LFM2 measured) keep their
         // whole blocks there, attention included: priced as the CPU backend prices them.
         bool host_recurrent = false;
