@@ -241,7 +241,22 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     const Bytes output_weights = (out_dev < 0 && model.output_tied_to_embd)
                                      ? satSub(price.output_weights, model.token_embd_bytes)
                                      : price.output_weights;
-    const Bytes with_output = satSub(price.other_weights, price.first_block_weights);
+    // Rope factors (rope_freqs, rope_factors_long/short) are created by every block with
+    // TENSOR_DUPLICATED after block 0, so llama_model_loader::create_tensor makes one copy per
+    // buffer type that holds a block (ctx_for_buft), not one with the output layer.
+    const Bytes rope =
+        std::min(model.rope_factors_bytes, satSub(price.other_weights, price.first_block_weights));
+    if (rope > 0) {
+        std::vector<bool> home(n_dev + 1, false); // devices, then the host
+        for (const int d : layer_dev)
+            home[d >= 0 ? static_cast<size_t>(d) : n_dev] = true;
+        for (size_t k = 0; k <= n_dev; ++k)
+            if (home[k]) {
+                Terms& t = k < n_dev ? a.devices[k] : a.host;
+                t.weights = satAdd(t.weights, rope);
+            }
+    }
+    const Bytes with_output = satSub(satSub(price.other_weights, price.first_block_weights), rope);
     out.weights = satAdd(out.weights, satAdd(output_weights, with_output));
     if (out_dev < 0 && n_dev > 0)
         a.spill_bytes = satAdd(a.spill_bytes, satAdd(output_weights, with_output));

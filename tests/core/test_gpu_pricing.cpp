@@ -169,6 +169,35 @@ private slots:
         QVERIFY(refused.error().details.find("CPU, CUDA0, CUDA1") != std::string::npos);
     }
 
+    void ropeFactorsAreLoadedOncePerBufferTypeThatHoldsABlock() {
+        // Llama 3.1's rope_freqs ([64] f32, 256 B): block 0 creates it and every later block
+        // duplicates it (TENSOR_DUPLICATED), one copy per buffer type holding a block. -ngl 16 of
+        // 33: blocks 0-16 on the CPU, 17-31 and the output on the GPU, so both hold one; with
+        // every block on the GPU only the GPU does.
+        ModelShape m = llama8bLike();
+        m.rope_factors_bytes = 256;
+        m.other_bytes = 256;
+        ResolvedOptions opt;
+        const ContextPrice price = priceContext(m, opt, 4096);
+        detail::PlacementChoice choice;
+        choice.ngl = 16;
+        const auto split = detail::assign(m, price, opt, oneGpu("cuda"), choice);
+        choice.ngl = 33;
+        const auto full = detail::assign(m, price, opt, oneGpu("cuda"), choice);
+        ModelShape none = m;
+        none.rope_factors_bytes = 0;
+        none.other_bytes = 0;
+        const ContextPrice bare = priceContext(none, opt, 4096);
+        choice.ngl = 16;
+        const auto split0 = detail::assign(none, bare, opt, oneGpu("cuda"), choice);
+        choice.ngl = 33;
+        const auto full0 = detail::assign(none, bare, opt, oneGpu("cuda"), choice);
+        QCOMPARE(split.devices[0].weights - split0.devices[0].weights, Bytes{256});
+        QCOMPARE(split.host.weights - split0.host.weights, Bytes{256});
+        QCOMPARE(full.devices[0].weights - full0.devices[0].weights, Bytes{256});
+        QCOMPARE(full.host.weights, full0.host.weights);
+    }
+
     void aCudaPlanSaysItsDeviceTermsAreDerived() {
         // No CUDA device was measured (BackendTraits::measured): the plan says so.
         HardwareSnapshot hw;
