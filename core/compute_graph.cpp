@@ -1195,6 +1195,21 @@ std::vector<BackendCompute> replaySchedule(const Graph& g, const SchedPlacement&
         if (be[n] == -1 && t[n].view_src != kNone) be[n] = be[t[n].view_src];
         if (be[n] == -1) be[n] = 0;
     }
+    // An op the device refuses for a tensor's size goes to the CPU (the scheduler's last resort,
+    // ggml_backend_sched_split_graph pass 4: the first backend that supports it).
+    if (!p.max_tensor_bytes.empty())
+        for (const Id n : nodes) {
+            if (be[n] < 0 || be[n] == cpu ||
+                static_cast<size_t>(be[n]) >= p.max_tensor_bytes.size())
+                continue;
+            const Bytes limit = p.max_tensor_bytes[static_cast<size_t>(be[n])];
+            if (limit == 0 || isViewOp(t[n].op) || t[n].external) continue;
+            auto size = [&](Id x) { return t[x].copy_bytes > 0 ? t[x].copy_bytes : nbytes(t[x]); };
+            bool big = size(n) > limit;
+            for (const Id s : t[n].src)
+                big = big || (s != kNone && s != W && !t[s].weight && size(s) > limit);
+            if (big) be[n] = cpu;
+        }
     // A weight of its own is read from the reading block's buffer.
     auto srcBackend = [&](const Tensor& n, Id s) {
         return s == W || t[s].weight ? weightBackend(n) : be[s];

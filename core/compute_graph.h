@@ -258,6 +258,11 @@ struct SchedPlacement {
     // before it is allocated (ggml_backend_sched_split_graph calls ggml_backend_graph_optimize);
     // the release picks its rules (VulkanReorder).
     VulkanReorder vulkan_reorder = VulkanReorder::Off;
+    // Per backend, the largest tensor its supports_op takes (0: no limit): ggml-vulkan v0.5.0
+    // refuses an op any of whose tensors passes the device's maxStorageBufferRange
+    // (ggml_backend_vk_device_supports_op tensor_size_supported), and the scheduler runs it on
+    // the CPU.
+    std::vector<Bytes> max_tensor_bytes;
 };
 
 // One backend's buffer after the scheduled replay: its size (the sum of its chunks' high-water

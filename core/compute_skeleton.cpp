@@ -1526,34 +1526,20 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
 
 std::uint64_t memoKey(const ModelShape& m, const ComputeGraphParams& p) {
     std::uint64_t h = std::hash<std::string>{}(m.architecture);
-    for (const std::uint64_t v : {std::uint64_t{m.n_embd},
-                                  std::uint64_t{m.n_vocab},
-                                  std::uint64_t{m.n_ff},
-                                  std::uint64_t{m.n_ff_exp},
-                                  std::uint64_t{m.n_ff_shexp},
-                                  std::uint64_t{m.moe.n_expert},
-                                  std::uint64_t{m.moe.n_expert_used},
-                                  std::uint64_t{m.moe.n_expert_shared},
-                                  std::uint64_t{m.moe.gated_experts},
-                                  std::uint64_t{m.ssm.d_conv},
-                                  std::uint64_t{m.ssm.d_inner},
-                                  std::uint64_t{m.ssm.d_state},
-                                  std::uint64_t{m.ssm.n_group},
-                                  std::uint64_t{m.ssm.dt_rank},
-                                  std::uint64_t{m.mla.q_lora},
-                                  std::uint64_t{m.mla.kv_lora},
-                                  std::uint64_t{m.mla.head_k},
-                                  std::uint64_t{m.mla.head_v},
-                                  std::uint64_t{m.mla.rope},
-                                  std::uint64_t{p.n_ubatch},
-                                  std::uint64_t{p.n_outputs},
-                                  std::uint64_t{p.n_kv},
-                                  std::uint64_t{p.n_kv_swa},
-                                  std::uint64_t{p.n_seqs},
-                                  std::uint64_t{p.flash_attn},
-                                  std::uint64_t{p.quantized_k},
-                                  std::uint64_t{p.quantized_v},
-                                  std::uint64_t{m.layers.size()}})
+    for (const std::uint64_t v :
+         {std::uint64_t{m.n_embd}, std::uint64_t{m.n_vocab}, std::uint64_t{m.n_ff},
+          std::uint64_t{m.n_ff_exp}, std::uint64_t{m.n_ff_shexp}, std::uint64_t{m.moe.n_expert},
+          std::uint64_t{m.moe.n_expert_used}, std::uint64_t{m.moe.n_expert_shared},
+          std::uint64_t{m.moe.gated_experts}, std::uint64_t{m.ssm.d_conv},
+          std::uint64_t{m.ssm.d_inner}, std::uint64_t{m.ssm.d_state}, std::uint64_t{m.ssm.n_group},
+          std::uint64_t{m.ssm.dt_rank}, std::uint64_t{m.mla.q_lora}, std::uint64_t{m.mla.kv_lora},
+          std::uint64_t{m.mla.head_k}, std::uint64_t{m.mla.head_v}, std::uint64_t{m.mla.rope},
+          std::uint64_t{p.n_ubatch}, std::uint64_t{p.n_outputs}, std::uint64_t{p.n_kv},
+          std::uint64_t{p.n_kv_swa}, std::uint64_t{p.n_seqs}, std::uint64_t{p.flash_attn},
+          std::uint64_t{p.quantized_k}, std::uint64_t{p.quantized_v},
+          // The builder reads it (ropeFactors): Llama 3.0 and 3.1 differ
+          // only in it.
+          std::uint64_t{m.rope_factors_bytes}, std::uint64_t{m.layers.size()}})
         h = mix(h, v);
     // Runs of identical layers (most models) hash as one layer and a count.
     auto same = [](const LayerShape& a, const LayerShape& b) {
@@ -1631,7 +1617,9 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
     std::uint64_t key = mix(memoKey(model, params), static_cast<std::uint64_t>(params.type_k));
     key = mix(key, static_cast<std::uint64_t>(params.type_v));
     for (const graph::BufferType& b : placement.buffers)
-        key = mix(mix(key, b.alignment), b.max_size);
+        key = mix(mix(mix(key, b.alignment), b.max_size), std::uint64_t{b.flash_attn_f16_copies});
+    for (const Bytes b : placement.max_tensor_bytes)
+        key = mix(key, b);
     // Backends are -1 (none) or small indices: shifted to non-negative before widening.
     for (const int b : placement.layer_backend)
         key = mix(key, static_cast<std::uint64_t>(static_cast<unsigned>(b + 1)));
@@ -1654,7 +1642,9 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
           static_cast<std::uint64_t>(placement.n_expert), std::uint64_t{placement.op_offload},
           static_cast<std::uint64_t>(placement.offload_min_batch),
           static_cast<std::uint64_t>(placement.n_copies), std::uint64_t{placement.pin_norms},
-          static_cast<std::uint64_t>(placement.vulkan_reorder)})
+          static_cast<std::uint64_t>(placement.vulkan_reorder),
+          std::uint64_t{placement.offload_matmul_only}, std::uint64_t{placement.kv_on_host},
+          std::uint64_t{placement.max_tensor_bytes.size()}})
         key = mix(key, v);
     constexpr size_t kMemo = 512;
     thread_local std::unordered_map<std::uint64_t, std::vector<graph::BackendCompute>> memo;

@@ -55,6 +55,9 @@ struct BackendTraits {
     bool flash_attn_f16_copies = false;
     // ggml_vk_graph_optimize reorders each split before ggml-alloc packs it.
     bool reorders_graph = false;
+    // The largest tensor an op of this backend may touch (0: no limit), where the device's own
+    // limit is not known to the plan; an op over it runs on the CPU (BufferTraits aside).
+    Bytes max_op_tensor = 0;
     // Async compute and events (the device's get_props caps), which pipeline parallelism needs.
     bool async_events = true;
     // A GPU the plan can hold layers on (the CPU and an unknown RPC backend are not priced so).

@@ -28,6 +28,11 @@ const BackendTraits& vulkanBackend() {
         .offload_min_batch = 32,
         // ggml_vk_graph_optimize, replayed per release (compute_graph.cpp vkGraphOptimize).
         .reorders_graph = true,
+        // v0.5.0's ggml_backend_vk_device_supports_op refuses an op any of whose tensors passes
+        // maxStorageBufferRange (tensor_size_supported), unless the device has 64-bit shader
+        // indexing; 4 GiB - 1 is what most discrete GPUs' drivers report (and lavapipe under
+        // tests/validation/vulkan/vk_limits_shim.c). The plan prices both outcomes.
+        .max_op_tensor = 4 * GiB - 1,
         .async_events = true,
         .gpu = true,
         .runtime_overhead = 256 * MiB,

@@ -164,6 +164,26 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
                               opt.type_v};
     auto r = scheduledCompute(model, params, p);
     if (!r || r->size() != n_dev + 1) return std::nullopt;
+    // v0.5.0 on a device that refuses an op over its tensor limit (BackendTraits::max_op_tensor):
+    // the attention scores without flash attention ([n_kv, n_ubatch, n_head] f32) or the logits
+    // can pass it. Whether this device does (64-bit shader indexing lifts the limit) is not known
+    // to the plan, so each buffer is the larger of the two placements: never low either way.
+    if (be.max_op_tensor > 0 && opt.llama_version != LlamaVersion::V0_4_0) {
+        std::uint32_t n_head = 0;
+        for (const auto& l : model.layers)
+            n_head = std::max(n_head, l.n_head);
+        const Bytes scores = opt.flash_attn ? 0
+                                            : satMul(satMul(4 * Bytes{g.n_ubatch}, g.n_ctx_seq),
+                                                     static_cast<Bytes>(n_head));
+        const Bytes logits = satMul(satMul(4, g.n_outputs), model.n_vocab);
+        if (std::max(scores, logits) > be.max_op_tensor) {
+            p.max_tensor_bytes.assign(n_dev, be.max_op_tensor);
+            const auto limited = scheduledCompute(model, params, p);
+            if (limited && limited->size() == r->size())
+                for (size_t k = 0; k < r->size(); ++k)
+                    if ((*limited)[k].bytes > (*r)[k].bytes) (*r)[k] = (*limited)[k];
+        }
+    }
     return r;
 }
 

@@ -7,6 +7,9 @@
 
 #include <QtTest>
 
+#include <thread>
+#include <utility>
+
 using namespace headroom;
 using namespace headroom::test;
 
@@ -196,6 +199,39 @@ private slots:
         QCOMPARE(split.host.weights - split0.host.weights, Bytes{256});
         QCOMPARE(full.devices[0].weights - full0.devices[0].weights, Bytes{256});
         QCOMPARE(full.host.weights, full0.host.weights);
+    }
+
+    void aReplayRemembersNothingOfAModelThatDiffersOnlyInItsRopeFactors() {
+        // Llama 3.0 and 3.1 8B have the same dimensions; only 3.1 has rope_freqs ([64] f32). The
+        // replay's memo (per thread) must not hand one the other's buffers: -ngl 16 on CUDA, where
+        // the host blocks' ROPE runs on the GPU with a copy of the host's rope factors.
+        ModelShape v30 = llama8bLike();
+        ModelShape v31 = v30;
+        v31.rope_factors_bytes = 256;
+        v31.other_bytes = 256;
+        ResolvedOptions opt;
+        opt.backend = Backend::Cuda;
+        detail::PlacementChoice choice;
+        choice.ngl = 16;
+        auto price = [&](const ModelShape& m) {
+            const ContextPrice p = priceContext(m, opt, 4096);
+            const auto a = detail::assign(m, p, opt, oneGpu("cuda"), choice);
+            return std::make_pair(a.devices[0].compute, a.host.compute);
+        };
+        // Each alone, in a thread of its own (a fresh memo).
+        std::pair<Bytes, Bytes> alone30, alone31;
+        std::thread([&] { alone30 = price(v30); }).join();
+        std::thread([&] { alone31 = price(v31); }).join();
+        QVERIFY2(alone30 != alone31,
+                 "the rope factors change no buffer here: the test proves nothing");
+        // One after the other in one thread.
+        std::pair<Bytes, Bytes> first, second;
+        std::thread([&] {
+            first = price(v30);
+            second = price(v31);
+        }).join();
+        QCOMPARE(first, alone30);
+        QCOMPARE(second, alone31);
     }
 
     void aCudaPlanSaysItsDeviceTermsAreDerived() {

@@ -275,6 +275,24 @@ private slots:
                  150 * MiB - 16 * KiB);
     }
 
+    void scoresPastTheStorageBufferRangeArePricedOnTheHostToo() {
+        // v0.5.0's ggml_backend_vk_device_supports_op refuses an op any of whose tensors passes
+        // maxStorageBufferRange (4 GiB - 1 on most discrete GPUs): at 64K without flash
+        // attention the scores [65536, 512, 32] f32 are 4 GiB, so the scheduler runs them (and the
+        // softmax over them, in place) on the CPU. A device with 64-bit indexing keeps them, and
+        // the plan cannot tell the two apart, so each side prices the larger: the host at least
+        // the 4 GiB, the device what it needs when it keeps them.
+        const Pair v05 = price(65536, 512, false, 33, 1, LlamaVersion::V0_5_0);
+        QVERIFY2(v05.vulkan.host.compute >= 4 * GiB,
+                 qPrintable(QString::number(v05.vulkan.host.compute)));
+        QVERIFY(v05.vulkan.devices[0].compute >= 4 * GiB);
+        // v0.4.0 has no such check (tensor_size_supported is new in v0.5.0): all on the device.
+        const Pair v04 = price(65536, 512, false, 33, 1, LlamaVersion::V0_4_0);
+        QVERIFY(v04.vulkan.host.compute < GiB);
+        // With flash attention no tensor comes near the limit.
+        QVERIFY(price(65536, 512, true, 33, 1, LlamaVersion::V0_5_0).vulkan.host.compute < GiB);
+    }
+
     void onlyTheFirstOfTwoDevicesTakesTheOffloadedOps() {
         // -ngl 16 over two devices (1:1 by budget): host blocks 0-15 run on device 0, which
         // holds a copy of each host weight while its op runs, over what its own blocks need (the
