@@ -448,18 +448,22 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
             r.spill_remedies = std::move(remedies);
     }
     // Every byte Headroom proves was measured on llama.cpp's CPU and Vulkan backends (and RPC);
-    // no CUDA or Metal device was available, so on those the device buffers follow the same
-    // graph and allocator without a measurement of that backend's own buffer sizes, and the
-    // runtime overhead is the estimate above. Said until `verify` has measured this machine.
+    // no CUDA, ROCm, Metal or SYCL device was available, so there the weights and KV follow the
+    // loader (measured terms on every backend), the compute buffers follow the same graph and
+    // allocator with that backend's traits (derived: checked only against published logs), and
+    // the runtime overhead is an estimate. Said until `verify` has measured this machine.
     const bool unmeasured_backend = !traitsOf(plan.backend).measured;
     if (unmeasured_backend &&
         !(hw.calibration && hw.calibration->backend == backendName(plan.backend)))
         plan.notes.push_back(
             std::string(traitsOf(plan.backend).display) +
-            ": not measured on this backend; device buffers are priced as llama.cpp's CPU and "
-            "Vulkan backends allocate them, and its runtime overhead (" +
+            ": not measured on this backend; weights and KV are placed as llama.cpp's loader "
+            "places them, compute buffers are derived from the scheduler's graph with this "
+            "backend's buffer types and op offload (checked against published logs, "
+            "docs/accuracy-gpu.md), and its runtime overhead (" +
             formatBytes(detail::runtimeOverheadFor(plan.backend)) +
-            " per device) is an estimate; `headroom-cli verify` measures both on this machine");
+            " per device: " + std::string(traitsOf(plan.backend).overhead_basis) +
+            ") is an estimate; `headroom-cli verify` measures both on this machine");
     plan.rungs = std::move(pick.rungs);
     if (results.size() == 2) plan.other_posture_rungs = std::move(results[1 - chosen].rungs);
     plan.decision = decision;
