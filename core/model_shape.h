@@ -202,6 +202,9 @@ struct ModelShape {
     // for all blocks (created with TENSOR_DUPLICATED past block 0, src/llama-model.cpp
     // load_tensors), so the scheduler copies it to a device once.
     Bytes rope_factors_bytes = 0;
+    // All of them together (Phi-3 has both): llama_model_loader loads each once per buffer type
+    // that holds a block.
+    Bytes rope_factors_all_bytes = 0;
     Bytes mtp_head_bytes = 0;       // an external MTP head file, charged when MTP is on
     Bytes mmproj_bytes = 0;         // the multimodal projector file, charged when mmproj is on
     Bytes file_bytes = 0;           // all GGUF parts on disk (header included)

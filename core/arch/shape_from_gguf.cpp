@@ -1227,7 +1227,10 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
                 shape.first_block_bytes = satAdd(shape.first_block_bytes, t.bytes);
             if (t.name == "rope_freqs.weight" || t.name == "rope_factors_long.weight" ||
                 t.name == "rope_factors_short.weight")
+            {
                 shape.rope_factors_bytes = std::max(shape.rope_factors_bytes, t.bytes);
+                shape.rope_factors_all_bytes = satAdd(shape.rope_factors_all_bytes, t.bytes);
+            }
         }
     }
     // No output.weight: the output layer is token_embd again, created with TENSOR_DUPLICATED

@@ -245,7 +245,8 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     // TENSOR_DUPLICATED after block 0, so llama_model_loader::create_tensor makes one copy per
     // buffer type that holds a block (ctx_for_buft), not one with the output layer.
     const Bytes rope =
-        std::min(model.rope_factors_bytes, satSub(price.other_weights, price.first_block_weights));
+        std::min(model.rope_factors_all_bytes,
+                 satSub(price.other_weights, price.first_block_weights));
     if (rope > 0) {
         std::vector<bool> home(n_dev + 1, false); // devices, then the host
         for (const int d : layer_dev)

@@ -179,6 +179,7 @@ private slots:
         // every block on the GPU only the GPU does.
         ModelShape m = llama8bLike();
         m.rope_factors_bytes = 256;
+        m.rope_factors_all_bytes = 256;
         m.other_bytes = 256;
         ResolvedOptions opt;
         const ContextPrice price = priceContext(m, opt, 4096);
@@ -189,6 +190,7 @@ private slots:
         const auto full = detail::assign(m, price, opt, oneGpu("cuda"), choice);
         ModelShape none = m;
         none.rope_factors_bytes = 0;
+        none.rope_factors_all_bytes = 0;
         none.other_bytes = 0;
         const ContextPrice bare = priceContext(none, opt, 4096);
         choice.ngl = 16;
