@@ -333,6 +333,7 @@ Result<HardwareSnapshot> probeHardware(const ProbeOptions& o) {
         hw.notes.push_back(n);
 
     const CpuInfo cpu = readCpuInfo(o.paths);
+    if (!cpu.unread.empty()) hw.notes.push_back(cpu.unread + ": the CPU is not known");
     hw.cpu_name = cpu.name;
     hw.cpu_threads = cpu.threads;
     if (cpu.cores > 0 && cpu.max_ghz > 0 && cpu.flops_per_cycle > 0) {

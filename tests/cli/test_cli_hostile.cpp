@@ -708,6 +708,68 @@ private slots:
         QVERIFY2(r.ms >= 2900, std::to_string(r.ms).c_str());
     }
 
+    // A FIFO (or a device) planted where the probe expects a /proc or /sys file (the
+    // --proc-root/--sys-root seams) is refused unread: the probe used to block in open(2) for a
+    // writer that never comes. Each run is bounded by runCli's QProcess timeout (kLimitMs): a
+    // probe that blocks is killed and reported as code -1, never waited for. meminfo is what
+    // RAM is read from, so without it the probe fails (exit 4) naming the file; cpuinfo and the
+    // cgroup files only add detail, so the probe answers without them and says which it skipped.
+    void aFifoInTheProbedTreeIsRefusedWithoutBlocking_data() {
+        QTest::addColumn<QString>("file"); // relative to the fake root: proc/… or sys/…
+        QTest::addColumn<QString>("kind"); // fifo or zero (a symlink to /dev/zero)
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("meminfo FIFO") << "proc/meminfo"
+                                      << "fifo" << 4 << "meminfo: is a FIFO";
+        QTest::newRow("meminfo /dev/zero") << "proc/meminfo"
+                                           << "zero" << 4 << "meminfo: is a character device";
+        QTest::newRow("cpuinfo FIFO") << "proc/cpuinfo"
+                                      << "fifo" << 0 << "cpuinfo is a FIFO";
+        QTest::newRow("self/cgroup FIFO") << "proc/self/cgroup"
+                                          << "fifo" << 0 << "";
+        QTest::newRow("cgroup v2 memory.max FIFO") << "sys/fs/cgroup/box/memory.max"
+                                                   << "fifo" << 0 << "memory.max is a FIFO";
+        QTest::newRow("cgroup v2 memory.current FIFO") << "sys/fs/cgroup/box/memory.current"
+                                                       << "fifo" << 0 << "";
+        QTest::newRow("cgroup.controllers FIFO") << "sys/fs/cgroup/cgroup.controllers"
+                                                 << "fifo" << 0 << "";
+    }
+    void aFifoInTheProbedTreeIsRefusedWithoutBlocking() {
+        QFETCH(QString, file);
+        QFETCH(QString, kind);
+        QFETCH(int, code);
+        QFETCH(QString, says);
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        const std::string r = root.path().toStdString();
+        // A cgroup v2 box with a 4 GiB limit, every file regular to begin with.
+        test::FakeTree::write(r + "/proc", "meminfo",
+                              "MemTotal: 16777216 kB\nMemAvailable: 8388608 kB\n");
+        test::FakeTree::write(r + "/proc", "cpuinfo", "processor : 0\nmodel name : Test\n");
+        test::FakeTree::write(r + "/proc", "self/cgroup", "0::/box\n");
+        test::FakeTree::write(r + "/sys", "fs/cgroup/cgroup.controllers", "cpu memory\n");
+        test::FakeTree::write(r + "/sys", "fs/cgroup/box/memory.max", "4294967296\n");
+        test::FakeTree::write(r + "/sys", "fs/cgroup/box/memory.current", "1073741824\n");
+        const std::string target = r + "/" + file.toStdString();
+        QVERIFY(fs::remove(target));
+        if (kind == "fifo")
+            QCOMPARE(::mkfifo(target.c_str(), 0600), 0);
+        else
+            fs::create_symlink("/dev/zero", target);
+        const Run run = runCli({"probe", "--json", "--no-vulkan", "--no-nvml", "--proc-root",
+                                QString::fromStdString(r + "/proc"), "--sys-root",
+                                QString::fromStdString(r + "/sys")});
+        QVERIFY2(run.code == code, describe(run).c_str());
+        if (!says.isEmpty())
+            QVERIFY2((run.out + run.err).contains(says.toUtf8()),
+                     (describe(run) + " stdout: " + run.out.left(2000).toStdString()).c_str());
+        if (code != 0) return;
+        const json j = json::parse(run.out.toStdString(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        // An unread limit is never reported as "no memory limit".
+        if (file.contains("memory.max")) QVERIFY(!run.out.contains("no memory limit"));
+    }
+
     void implausibleProbeFiguresAreRefusedOrDroppedAndTheSavedProfileLoadsBack() {
         // MemTotal of 2^64-1 kB: the whole probe fails (exit 4), naming the figure.
         const std::string bigProc = dir_ + "/bigproc";
