@@ -196,6 +196,8 @@ private slots:
             ::close(fd);
         }
         fs::create_symlink("/dev/zero", path("zero.json"));
+        fs::create_symlink(fifo_, path("fifo-link"));
+        fs::create_symlink(subdir_, path("subdir-link"));
         // Split models: parts 1 and 3 of 3 (2 missing), and a pair whose part 2 claims 4 parts.
         for (int part : {1, 3}) {
             GgufWriter w = tinyLlama();
@@ -455,6 +457,9 @@ private slots:
     }
 
     // ---- output files: never a device, FIFO or directory; modes kept; umask honoured ---------
+    // The output path is an argument: one that names a device, FIFO or directory (or a link to
+    // one) is a bad argument (exit 2) in every command that writes a file, as the contract says
+    // (issue 27: it was 3) — and it is never replaced, even with --force.
     void devicesFifosAndDirectoriesAreNeverReplaced_data() {
         QTest::addColumn<QString>("target");
         QTest::addColumn<QString>("kind");
@@ -464,20 +469,28 @@ private slots:
                               << "FIFO";
         QTest::newRow("directory") << "{subdir}"
                                    << "directory";
+        QTest::newRow("link to a FIFO") << "{dir}/fifo-link"
+                                        << "symbolic link to a FIFO";
+        QTest::newRow("link to a directory") << "{dir}/subdir-link"
+                                             << "symbolic link to a directory";
     }
     void devicesFifosAndDirectoriesAreNeverReplaced() {
         QFETCH(QString, target);
         QFETCH(QString, kind);
         const std::string t = expand({target}).front().toStdString();
         const mode_t before = modeOf(t);
-        for (const char* cmd : {"export", "probe"}) {
-            const QStringList args =
-                QString(cmd) == "export"
-                    ? QStringList{"export",     "--to",      "json", "--model", "qwen3-8b",
-                                  "--hardware", "{profile}", "-o",   target,    "--force"}
-                    : QStringList{"probe", "--no-vulkan", "--no-nvml", "--save", target, "--force"};
+        for (const char* cmd : {"export", "probe", "verify"}) {
+            QStringList args;
+            if (QString(cmd) == "export")
+                args = {"export",     "--to",      "json", "--model", "qwen3-8b",
+                        "--hardware", "{profile}", "-o",   target,    "--force"};
+            else if (QString(cmd) == "probe")
+                args = {"probe", "--no-vulkan", "--no-nvml", "--save", target, "--force"};
+            else // the target is refused before the server would run (/bin/true stands in)
+                args = {"verify",         "{model}",   "--hardware",         "{profile}",
+                        "--llama-server", "/bin/true", "--save-calibration", target};
             const Run r = runCli(expand(args));
-            QVERIFY2(r.code == 3, (cmd + (": " + describe(r))).c_str());
+            QVERIFY2(r.code == 2, (cmd + (": " + describe(r))).c_str());
             QVERIFY2(r.err.contains(QString::fromStdString(t).toUtf8()), describe(r).c_str());
             QVERIFY2(r.err.contains(kind.toUtf8()), describe(r).c_str());
             // Same kind of object as before (st_mode's type bits): nothing was replaced.
@@ -545,19 +558,46 @@ private slots:
         QVERIFY(!fs::exists(pointee));
     }
 
-    void aSymlinkToAFileIsWrittenThroughAndStaysALink() {
-        const std::string real = path("real-profile.json");
-        const std::string link = path("link-profile.json");
-        writeFile(real, "old");
+    // A symbolic link is never written through (issue 27: `export -o LINK --force` wrote the
+    // file LINK pointed to): without --force it is an existing file (exit 2); with --force the
+    // link itself is replaced by the new file and the file it pointed to keeps every byte.
+    void aSymlinkIsReplacedItselfAndItsTargetIsNeverWritten_data() {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("export -o") << "export";
+        QTest::newRow("probe --save") << "probe";
+    }
+    void aSymlinkIsReplacedItselfAndItsTargetIsNeverWritten() {
+        QFETCH(QString, command);
+        const std::string real = path("real-" + command.toStdString() + ".json");
+        const std::string link = path("link-" + command.toStdString() + ".json");
+        writeFile(real, "precious");
         fs::create_symlink(real, link);
-        const Run r = runCli({"probe", "--no-vulkan", "--no-nvml", "--save",
-                              QString::fromStdString(link), "--force"});
-        QVERIFY2(r.code == 0, describe(r).c_str());
+        const QString l = QString::fromStdString(link);
+        const QStringList args =
+            command == "export" ? QStringList{"export",
+                                              "--to",
+                                              "json",
+                                              "--model",
+                                              "qwen3-8b",
+                                              "--hardware",
+                                              QString::fromStdString(profile_),
+                                              "-o",
+                                              l}
+                                : QStringList{"probe", "--no-vulkan", "--no-nvml", "--save", l};
+        const Run refused = runCli(args);
+        QVERIFY2(refused.code == 2, describe(refused).c_str());
+        QVERIFY2(refused.err.contains("already exists"), describe(refused).c_str());
         QVERIFY(S_ISLNK(modeOf(link)));
-        // The saved profile loads back through the link.
-        const Run plan = runCli(
-            {"plan", "--model", "qwen3-8b", "--hardware", QString::fromStdString(link), "--json"});
-        QVERIFY2(plan.code == 0, describe(plan).c_str());
+        const Run forced = runCli(args + QStringList{"--force"});
+        QVERIFY2(forced.code == 0, describe(forced).c_str());
+        QVERIFY(S_ISREG(modeOf(link)));
+        std::ifstream in(real);
+        QCOMPARE(std::string((std::istreambuf_iterator<char>(in)), {}), std::string("precious"));
+        if (command == "probe") {
+            // The saved profile is a regular file now, and it loads back.
+            const Run plan = runCli({"plan", "--model", "qwen3-8b", "--hardware", l, "--json"});
+            QVERIFY2(plan.code == 0, describe(plan).c_str());
+        }
     }
 
     // ---- concurrency: of 10 writers without --force exactly one wins ---------------------------
