@@ -10,10 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -174,6 +176,19 @@ private slots:
         QVERIFY(tinyLlama().write(model_).has_value());
         // Hostile profiles.
         writeFile(path("syntax.json"), "{\"ram\": {\"total_bytes\": 1024,}");
+        writeFile(path("empty.json"), "");
+        writeFile(path("empty.gguf"), "");
+        writeFile(path("text.gguf"), "not a GGUF file at all\n");
+        // A GGUF that ends inside its own header: the magic and version, then nothing.
+        writeFile(path("truncated.gguf"), std::string("GGUF\x03\x00\x00\x00", 8));
+        {
+            // A projector as llama.cpp's converter writes one: general.architecture = clip.
+            GgufWriter w;
+            w.set("general.architecture", GgufValue::string("clip"));
+            w.set("clip.has_vision_encoder", GgufValue::boolean(true));
+            w.addTensor("v.patch_embd.weight", {16, 16, 3, 64}, GgmlType::F16);
+            QVERIFY(w.write(path("mmproj.gguf")).has_value());
+        }
         writeFile(path("overflow.json"), "{\"ram\": {\"total_bytes\": 1e400}}");
         writeFile(path("emptyram.json"), "{\"ram\": {}}");
         writeFile(path("typeerr.json"), "{\"ram\": {\"total_bytes\": \"lots\"}}");
@@ -376,6 +391,7 @@ private slots:
             row("17 devices", "{dir}/many.json", "devices");
             row("RPC host without a port", "{dir}/rpcport.json", "rpc_hosts[0].endpoint");
             row("missing file", "{dir}/nope.json", "No such file");
+            row("empty file", "{dir}/empty.json", "not valid JSON");
         }
     }
     void hostileProfilesAreUnreadableInputInEveryCommand() {
@@ -419,6 +435,10 @@ private slots:
         QTest::newRow("catalog is a FIFO") << "catalog.json"
                                            << ""
                                            << "fifo" << QStringList{"catalog"} + hw << "FIFO";
+        QTest::newRow("catalog is empty")
+            << "catalog.json"
+            << ""
+            << "text" << QStringList{"catalog"} + hw << "not valid JSON";
         QTest::newRow("catalog is a directory")
             << "catalog.json"
             << ""
@@ -664,6 +684,54 @@ private slots:
         QVERIFY2(mmproj.code == 3, describe(mmproj).c_str());
         QVERIFY2(mmproj.err.contains("--mmproj"), describe(mmproj).c_str());
         QVERIFY2(mmproj.err.contains(reason.toUtf8()), describe(mmproj).c_str());
+    }
+
+    // A --mmproj file is read as llama.cpp reads one (a GGUF header of a clip projector), never
+    // only stat()ed: an empty, non-GGUF, truncated or non-projector file is unreadable input
+    // (exit 3) naming the file and the problem, in plan and export alike.
+    void aProjectorThatIsNotAGgufProjectorIsUnreadableInput_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("empty") << "{dir}/empty.gguf"
+                               << "0 bytes";
+        QTest::newRow("not GGUF") << "{dir}/text.gguf"
+                                  << "instead of 'GGUF'";
+        QTest::newRow("truncated header") << "{dir}/truncated.gguf"
+                                          << "truncated.gguf";
+        QTest::newRow("a model, not a projector") << "{model}"
+                                                  << "general.architecture = llama, not clip";
+        QTest::newRow("symlink to /dev/zero") << "{dir}/zero.json"
+                                              << "character device";
+    }
+    void aProjectorThatIsNotAGgufProjectorIsUnreadableInput() {
+        QFETCH(QString, file);
+        QFETCH(QString, reason);
+        const QString shown = expand({file}).front();
+        for (const char* cmd : {"plan", "export"}) {
+            QStringList args{cmd,        "--model", "gemma-3-4b-it", "--hardware", "{profile}",
+                             "--mmproj", file};
+            if (QString(cmd) == "export")
+                args << "--to"
+                     << "json";
+            const Run r = runCli(expand(args));
+            QVERIFY2(r.code == 3, (cmd + (": " + describe(r))).c_str());
+            QVERIFY2(r.err.contains("--mmproj"), describe(r).c_str());
+            QVERIFY2(r.err.contains(QFileInfo(shown).fileName().toUtf8()), describe(r).c_str());
+            QVERIFY2(r.err.contains(reason.toUtf8()), describe(r).c_str());
+        }
+    }
+
+    void aProjectorFileIsChargedAtItsOwnSize() {
+        const Run r = runCli(expand({"plan", "--model", "gemma-3-4b-it", "--hardware", "{profile}",
+                                     "--mmproj", "{dir}/mmproj.gguf", "--json"}));
+        QVERIFY2(r.code == 0, describe(r).c_str());
+        const json j = json::parse(r.out.toStdString(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        // Every rung charges the file's size: its header plus 16 x 16 x 3 x 64 F16 = 98304 B.
+        const auto size = static_cast<std::uint64_t>(fs::file_size(path("mmproj.gguf")));
+        QVERIFY(size > 98304);
+        for (const auto& rung : j.at("rungs"))
+            QCOMPARE(rung.at("bytes").at("mmproj").get<std::uint64_t>(), size);
     }
 
     // ---- invalid UTF-8 in what is printed: every --json output parses --------------------------
