@@ -229,6 +229,9 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     plan.hardware = hw;
     plan.options = options;
     plan.budget = capacityBudget(hw, options.extra_reserve);
+    // The backend and projector do not depend on the posture: one resolution serves both.
+    const ResolvedOptions fixed_terms = resolve(model, options, hw, Posture::Plain);
+    detail::keepRuntimeRoom(plan.budget, fixed_terms, plan.notes);
     // The ladder runs to the usable context: the trained one, or further under RoPE scaling.
     const std::uint64_t native = contextLimit(model, options);
     if (native > (model.n_ctx_train ? model.n_ctx_train : kFloorWindow))
@@ -373,7 +376,9 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         // Narrow to live free memory (Hermes fit_to_free_memory): a fresh plan_launch on the live
         // budget — no requested-window restore, and the posture chosen again — and only the window
         // moves, only down, never below the floor, and never onto a spilled placement.
-        const MemoryBudget live = liveBudget(hw, options.extra_reserve);
+        MemoryBudget live = liveBudget(hw, options.extra_reserve);
+        std::vector<std::string> live_notes; // the capacity budget's notes already say it
+        detail::keepRuntimeRoom(live, fixed_terms, live_notes);
         std::vector<PostureResult> now;
         now.reserve(postures.size());
         for (Posture p : postures)
@@ -416,13 +421,15 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     if (decision.refused && decision.rung_index >= 0) {
         Rung& r = pick.rungs[decision.rung_index];
         // A pinned placement that overcommits a GPU keeps saying so: another placement may fit,
-        // so it is not the floor of what the machine can do.
+        // so it is not the floor of what the machine can do. A GPU too small for llama.cpp's own
+        // allocations keeps its name and numbers: no context or quant changes them.
         if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong &&
-            r.refusal->code != RefusalCode::DeviceOvercommitted && !exact) {
+            r.refusal->code != RefusalCode::DeviceOvercommitted &&
+            r.refusal->code != RefusalCode::DeviceTooSmall && !exact) {
             r.refusal->code = RefusalCode::PhysicsFloor;
             r.refusal->reasons.front().code = RefusalCode::PhysicsFloor;
             r.refusal->message =
-                "needs " + gib(r.refusal->needed_bytes) + " at the " +
+                "needs " + formatBytes(r.refusal->needed_bytes) + " at the " +
                 formatTokens(r.requested_context) + " floor but only " +
                 formatSignedBytes(r.refusal->available_bytes) + " of " +
                 budgetName(r.refusal->budget) +
