@@ -399,6 +399,24 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
                 decision.reasons.push_back(
                     formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
                     " fits beside other programs' GPU memory (" + was + " would not)");
+            } else if (now_chosen != chosen &&
+                       now[chosen].rungs[decision.rung_index].verdict != Verdict::Resident &&
+                       now[now_chosen].rungs[decision.rung_index].verdict == Verdict::Resident) {
+                // The same window, but the live pricing of the capacity plan's posture spills or
+                // refuses it while the fresh plan's posture runs it resident: the posture that
+                // fits is the safe answer (both price the same contexts, so the index holds).
+                const Rung& kept = now[chosen].rungs[decision.rung_index];
+                const std::string was = postureName(results[chosen].posture);
+                const std::string how =
+                    kept.verdict == Verdict::Spilled ? " would spill" : " is refused";
+                chosen = now_chosen;
+                decision.posture = results[chosen].posture;
+                decision.reasons.front() = postureReason(results[chosen]);
+                decision.reasons.push_back(
+                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
+                    " fits beside other programs' GPU memory in the " +
+                    postureName(results[chosen].posture) + " posture (" + was + how +
+                    " there now)");
             }
         } else {
             // The floor, resident, in the capacity plan's posture: a live reading can still count
