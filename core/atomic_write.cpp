@@ -155,6 +155,7 @@ Result<bool> writeFileAtomically(const std::string& path, const std::string& con
     const std::string dir = dirOf(dest);
 
     TempFile tmp;
+    int create_errno = 0; // why the temporary file could not be made (0: only name clashes)
     std::random_device rd;
     for (int attempt = 0; attempt < 100 && tmp.fd < 0; ++attempt) {
         char suffix[16];
@@ -167,12 +168,15 @@ Result<bool> writeFileAtomically(const std::string& path, const std::string& con
             tmp.fd = fd;
             tmp.path = candidate;
         } else if (errno != EEXIST) {
-            return osError("cannot create a temporary file in '" + dir + "' for '" + path + "'",
-                           errno);
+            create_errno = errno;
+            break;
         }
     }
-    if (tmp.fd < 0)
-        return ioError("cannot create a temporary file in '" + dir + "' for '" + path + "'");
+    if (tmp.fd < 0) {
+        const std::string what =
+            "cannot create a temporary file in '" + dir + "' for '" + path + "'";
+        return create_errno ? osError(what, create_errno) : ioError(what);
+    }
     if (!writeAll(tmp.fd, contents))
         return ioError("cannot write '" + path + "': " + std::strerror(errno));
     if (target->keep_owner) {

@@ -549,6 +549,7 @@ std::vector<std::string> refreshLiveMemory(HardwareSnapshot& hw, const ProbeOpti
     }
     if (!nvidia.empty()) {
         std::vector<std::string> pcis;
+        pcis.reserve(nvidia.size());
         for (auto* g : nvidia)
             pcis.push_back(g->pci_address);
         const auto frees = o.use_nvml ? readNvmlFree(o.paths.nvml_libraries, pcis)
