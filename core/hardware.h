@@ -157,6 +157,9 @@ struct DeviceBudget {
     Bytes margin = 0;       // reserve kept free (driver, desktop, fragmentation)
     SignedBytes usable = 0; // total (or live free) - margin - extra reserve
     std::string provenance;
+    // The card is (nearly) all margin: `usable` is only what llama.cpp allocates on it whatever
+    // the placement (the planner's keepRuntimeRoom), so no layer is planned there (-ts gives it 0).
+    bool runtime_only = false;
 };
 
 struct MemoryBudget {

@@ -82,6 +82,8 @@ const char* refusalCodeName(RefusalCode c) {
         return "memory_unknown";
     case RefusalCode::DeviceOvercommitted:
         return "device_overcommitted";
+    case RefusalCode::DeviceTooSmall:
+        return "device_too_small";
     }
     return "?";
 }

@@ -60,6 +60,7 @@ enum class RefusalCode {
     RamExceeded,         // CPU only: does not fit RAM
     MemoryUnknown,       // live memory could not be read
     DeviceOvercommitted, // the user's pinned placement puts more on one GPU than it has
+    DeviceTooSmall,      // a GPU cannot hold what llama.cpp keeps on it even at -ngl 0
 };
 const char* refusalCodeName(RefusalCode c);
 

@@ -47,9 +47,12 @@ json hardwareSummaryToJson(const HardwareSnapshot& hw, const MemoryBudget& b) {
     const std::vector<ClusterDevice> cluster = clusterDevices(hw);
     for (size_t i = 0; i < b.devices.size(); ++i) {
         const auto& d = b.devices[i];
-        json j = {{"name", d.name},           {"rpc_endpoint", d.rpc_endpoint},
-                  {"total_bytes", d.total},   {"margin_bytes", d.margin},
-                  {"usable_bytes", d.usable}, {"provenance", d.provenance}};
+        json j = {{"name", d.name},
+                  {"rpc_endpoint", d.rpc_endpoint},
+                  {"total_bytes", d.total},
+                  {"margin_bytes", d.margin},
+                  {"usable_bytes", nonNegative(d.usable)},
+                  {"provenance", d.provenance}};
         if (i < cluster.size()) {
             const GpuDevice& g = *cluster[i].gpu;
             j["backend"] = g.backend;
@@ -59,7 +62,7 @@ json hardwareSummaryToJson(const HardwareSnapshot& hw, const MemoryBudget& b) {
         devices.push_back(j);
     }
     json ram = {{"total_bytes", hw.ram_total},
-                {"usable_bytes", b.ram_usable},
+                {"usable_bytes", nonNegative(b.ram_usable)},
                 {"provenance", hw.ram_provenance}};
     if (hw.ram_available) ram["available_bytes"] = *hw.ram_available;
     return {{"label", hw.label},  {"source", hw.source},
@@ -120,7 +123,7 @@ static json remediesToJson(const std::vector<Remedy>& remedies) {
     for (const auto& m : remedies)
         arr.push_back({{"kind", remedyKindName(m.kind)},
                        {"label", m.label},
-                       {"saves_bytes", m.saves_bytes},
+                       {"saves_bytes", nonNegative(m.saves_bytes)},
                        {"fixes", m.fixes},
                        {"still_lacks", m.still_lacks},
                        {"model", m.model_ref.empty() ? json(nullptr) : json(m.model_ref)},
@@ -167,11 +170,16 @@ json refusalToJson(const Refusal& f) {
     json terms = json::array();
     for (const auto& t : f.terms)
         terms.push_back({{"label", t.label}, {"bytes", t.bytes}});
-    json j = {{"code", refusalCodeName(f.code)},        {"budget", budgetName(f.budget)},
-              {"needed_bytes", f.needed_bytes},         {"available_bytes", f.available_bytes},
-              {"needed_tokens", f.needed_tokens},       {"available_tokens", f.available_tokens},
-              {"shortfall_bytes", f.shortfall_bytes},   {"terms", terms},
-              {"remedies", remediesToJson(f.remedies)}, {"message", f.message}};
+    json j = {{"code", refusalCodeName(f.code)},
+              {"budget", budgetName(f.budget)},
+              {"needed_bytes", f.needed_bytes},
+              {"available_bytes", nonNegative(f.available_bytes)},
+              {"needed_tokens", f.needed_tokens},
+              {"available_tokens", f.available_tokens},
+              {"shortfall_bytes", nonNegative(f.shortfall_bytes)},
+              {"terms", terms},
+              {"remedies", remediesToJson(f.remedies)},
+              {"message", f.message}};
     json reasons = json::array();
     for (const auto& r : f.reasons)
         reasons.push_back({{"code", refusalCodeName(r.code)},
@@ -188,7 +196,7 @@ json rungToJson(const Rung& r) {
         devices.push_back({{"name", d.name},
                            {"rpc_endpoint", d.rpc_endpoint},
                            {"bytes", d.bytes},
-                           {"budget_bytes", d.budget_bytes},
+                           {"budget_bytes", nonNegative(d.budget_bytes)},
                            {"terms", termsToJson(d.terms)}});
     json ffn = json::array();
     for (auto b : r.placement.ffn_blocks_to_host)
@@ -204,7 +212,7 @@ json rungToJson(const Rung& r) {
               {"bytes", termsToJson(r.totals)},
               {"devices", devices},
               {"host_bytes", r.host_bytes},
-              {"host_budget_bytes", r.host_budget_bytes},
+              {"host_budget_bytes", nonNegative(r.host_budget_bytes)},
               {"host", termsToJson(r.host)},
               {"placement",
                {{"gpu_layers", r.placement.gpu_layers},
@@ -232,13 +240,13 @@ json rungToJson(const Rung& r) {
                 {"total_bytes", k.total_bytes},
                 {"resident_bytes", k.resident_bytes},
                 {"spill_bytes", k.spill_bytes},
-                {"resident_budget_bytes", k.resident_budget_bytes},
+                {"resident_budget_bytes", nonNegative(k.resident_budget_bytes)},
                 {"worst_case_restore_ms", k.worst_case_restore_ms},
                 {"latency_budget_ms", k.latency_budget_ms},
                 {"message", k.message}}},
               {"expert_split",
                {{"applicable", e.applicable},
-                {"budget_bytes", e.budget_bytes},
+                {"budget_bytes", nonNegative(e.budget_bytes)},
                 {"bytes_per_expert", e.bytes_per_expert},
                 {"bytes_per_page", e.bytes_per_page},
                 {"expert_slots", e.expert_slots},

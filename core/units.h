@@ -45,6 +45,12 @@ constexpr SignedBytes toSigned(Bytes b) {
     return b > static_cast<Bytes>(INT64_MAX) ? INT64_MAX : static_cast<SignedBytes>(b);
 }
 
+// A signed budget as a byte count for output: an over-committed or too-small budget is 0 bytes of
+// room, never a negative count (the plan JSON's rule: every byte count is >= 0).
+constexpr Bytes nonNegative(SignedBytes b) {
+    return b < 0 ? 0 : static_cast<Bytes>(b);
+}
+
 // Parses "24GiB", "24G", "24 GB" (decimal? no: G/GB are read as GiB like llama.cpp and nvidia-smi
 // users mean them), "24576MiB", "512M", "1.5GiB" or plain bytes. Rejects negatives, junk and
 // values above kMaxPlausibleBytes with a message naming the text.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Proves that the dependencies configure found are the ones scripts/deps.sh installs, so that a
 # package only this machine happens to have is caught here and not on a user's fresh Debian 12.
-#   check_deps.sh [--configure-failed LOG] [BUILD_DIR [PACKAGES_FILE]]
-#                                                  (defaults: build, the list of deps.sh --list)
+#   check_deps.sh [--set SET] [--configure-failed LOG] [BUILD_DIR [PACKAGES_FILE]]
+#                 (defaults: build, the list of deps.sh --list SET; SET app, package or all,
+#                  default all: the app-only build of scripts/run.sh is checked against `app`)
 # Every `<Name>_DIR` entry of BUILD_DIR/CMakeCache.txt is a CMake package config that
 # find_package() looked for, Qt 6 components and their transitive find_dependency() included.
 # Each config file found is mapped to the Debian package that owns it (dpkg -S); that package
@@ -15,6 +16,11 @@ set -eu
 cd "$(dirname "$0")/.."
 failed_configure=0
 log=""
+set_name=all
+if [ "${1:-}" = --set ]; then
+  set_name=$2
+  shift 2
+fi
 if [ "${1:-}" = --configure-failed ]; then
   failed_configure=1
   log=$2
@@ -25,10 +31,11 @@ list=${2:-}
 listname=$list
 if [ -z "$list" ]; then
   listname="the list in scripts/deps.sh"
-  # The list deps.sh installs (printed by deps.sh --list), in a temporary file.
+  [ "$set_name" = all ] || listname="the '$set_name' set in scripts/deps.sh"
+  # The list deps.sh installs (printed by deps.sh --list SET), in a temporary file.
   list=$(mktemp)
   trap 'rm -f "$list"' EXIT
-  sh "$(dirname "$0")/deps.sh" --list >"$list"
+  sh "$(dirname "$0")/deps.sh" --list "$set_name" >"$list"
 fi
 cache=$build/CMakeCache.txt
 [ -f "$cache" ] || { echo "check_deps: $cache not found (configure first)" >&2; exit 2; }
@@ -38,7 +45,8 @@ fail=0
 # deps.sh must have run: the closure below is read from what dpkg has installed.
 for p in $packages; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    echo "check_deps: $p (listed in $listname) is not installed: run sh scripts/deps.sh" >&2
+    echo "check_deps: $p (listed in $listname) is not installed: run sh scripts/deps.sh" \
+      "$set_name" >&2
     fail=1
   fi
 done

@@ -1,9 +1,10 @@
 #include "hardwarepanel.h"
-
 #include "hardwarejson.h"
 #include "proberunner.h"
 
+#include "core/atomic_write.h"
 #include "core/gpu_specs.h"
+#include "core/text_file.h"
 
 #if __has_include("hardware_presets.h")
 #include "hardware_presets.h"
@@ -12,7 +13,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
@@ -22,7 +22,6 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QStyle>
 
 namespace headroom::ui {
@@ -482,11 +481,11 @@ void HardwarePanel::clearError() {
 }
 
 Result<bool> HardwarePanel::loadProfile(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return makeError(ErrorCode::IoError, "cannot read " + path.toStdString() + ": " +
-                                                 file.errorString().toStdString());
-    auto hw = snapshotFromJson(file.readAll());
+    // The reader every named file goes through (core/text_file.h): a FIFO, device or directory is
+    // refused unread (QFile::open on a FIFO waits for a writer), and the size is capped.
+    auto text = readRegularTextFile(path.toStdString());
+    if (!text) return text.error();
+    auto hw = snapshotFromJson(QByteArray::fromStdString(*text));
     if (!hw) return makeError(hw.error().code, path.toStdString() + ": " + hw.error().message);
     hw->source = "file:" + path.toStdString();
     clearError();
@@ -496,15 +495,11 @@ Result<bool> HardwarePanel::loadProfile(const QString& path) {
 }
 
 Result<bool> HardwarePanel::saveProfile(const QString& path) const {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                 file.errorString().toStdString());
-    file.write(QJsonDocument(snapshotToJson(m_snapshot)).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                 file.errorString().toStdString());
-    return true;
+    // Atomic, never through a symbolic link, never onto a directory, FIFO or device
+    // (core/atomic_write.h); the file dialog has already asked before replacing a file.
+    const QByteArray bytes =
+        QJsonDocument(snapshotToJson(m_snapshot)).toJson(QJsonDocument::Indented);
+    return writeFileAtomically(path.toStdString(), bytes.toStdString(), true);
 }
 
 } // namespace headroom::ui

@@ -222,9 +222,11 @@ CommandRegistrar reg(
         sub.footer(
             "The exported launch is the chosen rung of the plan `headroom-cli plan` prints for "
             "the same flags.\nExit codes: 0 written, 2 bad arguments (also: FILE exists without "
-            "--force, or the plan refuses every context so there is nothing to launch), 3 "
-            "unreadable input or unwritable FILE (a directory, FIFO or device node is never "
-            "replaced, even with --force), 4 probe failed.");
+            "--force; FILE is a directory, FIFO, device node or a link to one, never replaced "
+            "even with --force; or the plan refuses every context so there is nothing to "
+            "launch), 3 unreadable input or unwritable FILE (its directory missing or read-only, "
+            "disk full), 4 probe failed. A symbolic link as FILE is replaced itself with --force, "
+            "never written through.");
         return [cmd]() -> int { return run(*cmd); };
     });
 

@@ -1,5 +1,6 @@
 // headroom-cli plan: every context rung of one model on one machine, as a table or JSON.
 #include "commands.h"
+#include "gguf/gguf_reader.h"
 #include "plan_args.h"
 #include "plan_format.h"
 #include "plan_json.h"
@@ -8,12 +9,9 @@
 #include "planner/moe_curve.h"
 #include "text_file.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <sstream>
-#include <sys/stat.h>
 
 namespace headroom::cli {
 
@@ -159,17 +157,24 @@ Result<Plan> buildPlan(const ModelFlags& mf, const HardwareFlags& hf, const Opti
     auto model = resolveModel(mf);
     if (!model) return model.error();
     if (!of.mmproj.empty() && of.mmproj != "on") {
-        // Only the size is read, but it must be a projector file: a directory or device has a
-        // size that means nothing.
-        struct stat st {};
-        if (::stat(of.mmproj.c_str(), &st) != 0)
+        // The projector is read as llama.cpp's libmtmd reads it (tools/mtmd/clip.cpp
+        // clip_model_loader: gguf_init_from_file, no tensor data): a GGUF header that parses, of a
+        // projector (general.architecture = clip, as every mmproj file declares). A FIFO, device
+        // or directory is refused unread; its file size is what the plan charges.
+        auto projector = readGgufFile(of.mmproj);
+        if (!projector) {
+            const Error& e = projector.error();
+            return makeError(ErrorCode::IoError, "--mmproj: " + e.message, e.details);
+        }
+        if (!projector->isProjector())
             return makeError(ErrorCode::IoError,
-                             "--mmproj: cannot read '" + of.mmproj + "': " + std::strerror(errno));
-        if (!S_ISREG(st.st_mode))
-            return makeError(ErrorCode::IoError, "--mmproj: '" + of.mmproj + "' is " +
-                                                     fileKindName(st.st_mode) +
-                                                     ", not a projector .gguf file");
-        options->mmproj_bytes = static_cast<Bytes>(st.st_size);
+                             "--mmproj: '" + of.mmproj + "' is not a multimodal projector (" +
+                                 (projector->architecture().empty()
+                                      ? std::string("no general.architecture")
+                                      : "general.architecture = " + projector->architecture()) +
+                                 ", not clip)",
+                             "give the mmproj-*.gguf file that belongs to the model");
+        options->mmproj_bytes = projector->file_bytes;
     } else if (of.mmproj == "on" && model->mmproj_bytes == 0) {
         return makeError(ErrorCode::InvalidArgument,
                          "--mmproj on: model '" + model->id + "' has no projector in the catalog",

@@ -93,9 +93,11 @@ const CommandRegistrar registrar{
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<ProbeArgs>();
         sub.footer("Exit codes: 0 probed (even with no GPU), 2 bad arguments (also: --save FILE "
-                   "exists without --force), 3 --save FILE cannot be written (a directory, FIFO or "
-                   "device is never replaced), 4 probe failed (system RAM unreadable or "
-                   "implausible).\nWith --json a failure prints "
+                   "exists without --force, or is a directory, FIFO, device or a link to one, "
+                   "never replaced; a symbolic link is replaced itself, never written through), 3 "
+                   "--save FILE cannot be written (its directory missing or read-only, disk "
+                   "full), 4 probe failed (system RAM unreadable or implausible).\nWith --json a "
+                   "failure prints "
                    "{\"error\": {\"code\", \"message\", \"details\"}}.");
         sub.add_flag("--json", a->json, "Print the snapshot as headroom.hardware/1 JSON");
         sub.add_option("--save", a->save,
@@ -143,8 +145,8 @@ const CommandRegistrar registrar{
                 printHuman(*hw);
             if (!a->save.empty()) {
                 auto ok = saveHardwareProfile(a->save, *hw, a->force);
-                // An existing file without --force is a bad argument (2), as in export; a file
-                // that cannot be written is 3.
+                // The wrong target (it exists without --force, is a directory, FIFO or device)
+                // is a bad argument (2), as in export; a file that cannot be written is 3.
                 if (!ok)
                     return fail(
                         "probe",

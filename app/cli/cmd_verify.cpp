@@ -3,6 +3,7 @@
 // buffer lines it prints per device (core/verify/server_log.h), prints planned against measured
 // term by term, and with --save-calibration keeps the difference in a hardware profile that later
 // plans price with and show ("verified on this machine, llama.cpp build …").
+#include "atomic_write.h"
 #include "commands.h"
 #include "hardware_json.h"
 #include "plan_args.h"
@@ -42,6 +43,11 @@ int run(const VerifyCommand& c) {
                     kExitBadArguments);
     if (auto program = resolveLlamaServer(c.server); !program)
         return fail(cmd, program.error().message, exitCodeFor(program.error()));
+    // The profile is updated in place (--force): refuse a target that can never be written (a
+    // directory, FIFO, device, a link to one) before the server runs for minutes.
+    if (!c.save_calibration.empty())
+        if (auto ok = checkOutputTarget(c.save_calibration, true); !ok)
+            return fail(cmd, "--save-calibration: " + ok.error().message, exitCodeFor(ok.error()));
 
     auto plan = buildPlan(c.model, c.hardware, c.options);
     if (!plan) {
@@ -67,7 +73,7 @@ int run(const VerifyCommand& c) {
         }
         hw.calibration = report.calibration;
         if (auto ok = saveHardwareProfile(c.save_calibration, hw, true); !ok)
-            return fail(cmd, "--save-calibration: " + ok.error().message, kExitUnreadableInput);
+            return fail(cmd, "--save-calibration: " + ok.error().message, exitCodeFor(ok.error()));
     }
     std::vector<std::string> argv = {run->program};
     argv.insert(argv.end(), run->args.begin(), run->args.end());

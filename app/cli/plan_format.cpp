@@ -124,11 +124,13 @@ std::string formatPlanTable(const Plan& plan) {
     if (plan.budget.devices.empty()) out << "CPU only";
     for (size_t i = 0; i < plan.budget.devices.size(); ++i) {
         const auto& d = plan.budget.devices[i];
+        // As in the JSON: a budget below nothing is no room, not a negative size.
         out << (i ? ", " : "") << d.name << " " << formatBytes(d.total) << " (usable "
-            << formatSignedBytes(d.usable) << ")";
+            << formatBytes(nonNegative(d.usable)) << ")";
     }
     out << (plan.budget.uma ? " unified" : "") << " | RAM " << formatBytes(plan.hardware.ram_total)
-        << (plan.budget.uma ? "" : " (usable " + formatSignedBytes(plan.budget.ram_usable) + ")")
+        << (plan.budget.uma ? ""
+                            : " (usable " + formatBytes(nonNegative(plan.budget.ram_usable)) + ")")
         << "\n";
     out << "Options: -ctk " << ggmlTypeName(plan.options.cache_type_k) << " -ctv "
         << ggmlTypeName(plan.options.cache_type_v) << " -fa " << (plan.flash_attn ? "on" : "off")

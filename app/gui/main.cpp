@@ -9,7 +9,7 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("headroom"));
     QApplication::setApplicationDisplayName(QStringLiteral("Headroom"));
     QApplication::setApplicationVersion(QStringLiteral(HEADROOM_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("io.github.headroom.Headroom"));
+    QApplication::setDesktopFileName(QStringLiteral(HEADROOM_APP_ID));
 
     headroom::ui::MainWindow window;
     window.show();

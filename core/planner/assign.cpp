@@ -49,7 +49,55 @@ bool asyncWithEvents(const DeviceBudget& d) {
              d.backend == "cann");
 }
 
+// An RPC device's runtime is its own server's (its backend, not the main host's); a verified
+// overhead (this machine's) replaces the built-in estimate, only ever upwards.
+Bytes deviceRuntime(const DeviceBudget& d, const ResolvedOptions& opt) {
+    return d.rpc_endpoint.empty()
+               ? std::max(runtimeOverheadFor(opt.backend), opt.device_overhead_bytes)
+               : runtimeOverhead(d.backend);
+}
+
 } // namespace
+
+Bytes fixedDeviceBytes(const MemoryBudget& budget, size_t d, const ResolvedOptions& opt) {
+    // assign(): the overhead on every device, the projector on device 0 (libmtmd loads it on the
+    // main GPU).
+    const Bytes runtime = deviceRuntime(budget.devices[d], opt);
+    return d == 0 ? satAdd(runtime, opt.mmproj_bytes) : runtime;
+}
+
+void keepRuntimeRoom(MemoryBudget& budget, const ResolvedOptions& opt,
+                     std::vector<std::string>& notes) {
+    if (budget.uma || budget.unknown) return;
+    for (size_t d = 0; d < budget.devices.size(); ++d) {
+        DeviceBudget& dev = budget.devices[d];
+        const SignedBytes fixed = toSigned(fixedDeviceBytes(budget, d, opt));
+        if (dev.usable >= fixed) continue;
+        // The card's own memory less any --reserve: usable + margin.
+        const SignedBytes card = satAddSigned(dev.usable, toSigned(dev.margin));
+        const std::string name =
+            "GPU " + std::to_string(d) + " (" + dev.name + ", " + formatBytes(dev.total) + ")";
+        if (card < fixed) {
+            notes.push_back(name +
+                            " is too small for llama.cpp: even with every layer in system "
+                            "RAM (-ngl 0) it keeps " +
+                            formatBytes(static_cast<Bytes>(fixed)) +
+                            " on it; leave the GPU out (CUDA_VISIBLE_DEVICES, or plan without "
+                            "it) to run on the CPU");
+            continue;
+        }
+        const Bytes given = static_cast<Bytes>(fixed - dev.usable);
+        dev.margin = static_cast<Bytes>(card - fixed);
+        dev.usable = fixed;
+        dev.runtime_only = true;
+        notes.push_back(name + " is nearly all planning margin: the margin gives up " +
+                        formatBytes(given) + " so that the card holds the " +
+                        formatBytes(static_cast<Bytes>(fixed)) +
+                        " llama.cpp allocates on it whatever the placement (its runtime" +
+                        (d == 0 && opt.mmproj_bytes > 0 ? " and the projector" : "") +
+                        "), and little or nothing more is planned there");
+    }
+}
 
 bool pipelineParallel(const ModelShape& model, const ResolvedOptions& opt,
                       const MemoryBudget& budget, const PlacementChoice& choice) {
@@ -81,8 +129,10 @@ std::vector<double> plannedSplit(const MemoryBudget& budget) {
     std::vector<double> s;
     s.reserve(budget.devices.size());
     for (const auto& d : budget.devices) {
-        // Whole MiB, as -ts is written: the integer quotient is meant.
-        const SignedBytes mib = std::max<SignedBytes>(0, d.usable) / toSigned(MiB);
+        // Whole MiB, as -ts is written: the integer quotient is meant. A card whose budget is
+        // only llama.cpp's own context gets no layers.
+        const SignedBytes mib =
+            d.runtime_only ? 0 : std::max<SignedBytes>(0, d.usable) / toSigned(MiB);
         s.push_back(static_cast<double>(mib));
     }
     return s;
@@ -284,12 +334,7 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         if (pp)
             compute = satAdd(compute, price.pipelineDeviceExtra(dev_has_layers[d], holds_output));
         a.devices[d].compute = compute;
-        // An RPC device's runtime is its own server's (its backend, not the main host's); a
-        // verified overhead (this machine's) replaces the built-in estimate, only ever upwards.
-        a.devices[d].overhead =
-            budget.devices[d].rpc_endpoint.empty()
-                ? std::max(runtimeOverheadFor(opt.backend), opt.device_overhead_bytes)
-                : runtimeOverhead(budget.devices[d].backend);
+        a.devices[d].overhead = deviceRuntime(budget.devices[d], opt);
     }
     if (n_dev == 0 && opt.program == Program::Library) {
         // The CPU suite (node-llama-cpp 3.21.1's llama_context, tests/validation) measures this

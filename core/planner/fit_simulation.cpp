@@ -217,6 +217,9 @@ Result<FitSimulation> simulateFit(const ModelShape& model, const HardwareSnapsho
 }
 
 nlohmann::json fitSimulationJson(const FitSimulation& s) {
+    std::vector<Bytes> budgets;
+    for (SignedBytes t : s.device_targets)
+        budgets.push_back(nonNegative(t));
     return {{"llama_version", llamaVersionName(s.version)},
             {"ctx_unset", s.ctx_unset},
             {"ctx_start", s.ctx_start},
@@ -227,7 +230,9 @@ nlohmann::json fitSimulationJson(const FitSimulation& s) {
             {"gpu_layers", s.gpu_layers},
             {"n_cpu_moe", s.n_cpu_moe},
             {"device_bytes", s.device_bytes},
-            {"device_budget_bytes", s.device_targets}, // free - margin: signed
+            // free - margin, as llama.cpp's fit computes it; a device smaller than the margin has
+            // no room (0), never a negative count.
+            {"device_budget_bytes", budgets},
             {"devices_fit", s.devices_fit},
             {"host_bytes", s.host_bytes},
             {"host_over_ram_bytes", std::max<SignedBytes>(0, s.host_over_ram)},

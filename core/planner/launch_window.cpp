@@ -236,6 +236,24 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     plan.hardware = hw;
     plan.options = options;
     plan.budget = capacityBudget(hw, options.extra_reserve);
+    // The backend and projector do not depend on the posture: one resolution serves both.
+    const ResolvedOptions fixed_terms = resolve(model, options, hw, Posture::Plain);
+    const size_t notes_before = plan.notes.size();
+    detail::keepRuntimeRoom(plan.budget, fixed_terms, plan.notes);
+    // A card left only its runtime holds no layer, but with op offload llama.cpp would still run
+    // every host weight's product of 32 tokens or more there and copy the weight into a compute
+    // buffer on it (ggml_backend_sched_backend_id_from_cur; 742 MiB on a published -ngl 0 CUDA
+    // load): the plan launches with --no-op-offload instead, priced and written.
+    if (plan.notes.size() > notes_before && options.op_offload) {
+        PlanOptions off = options;
+        off.op_offload = false;
+        auto p = makePlan(model, hw, off);
+        if (p)
+            p->notes.push_back("--no-op-offload: the GPU keeps only llama.cpp's runtime, so the "
+                               "ops on host weights stay on the CPU (with op offload they would "
+                               "need a compute buffer on the GPU as well)");
+        return p;
+    }
     // The ladder runs to the usable context: the trained one, or further under RoPE scaling.
     const std::uint64_t native = contextLimit(model, options);
     if (native > (model.n_ctx_train ? model.n_ctx_train : kFloorWindow))
@@ -380,7 +398,9 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         // Narrow to live free memory (Hermes fit_to_free_memory): a fresh plan_launch on the live
         // budget — no requested-window restore, and the posture chosen again — and only the window
         // moves, only down, never below the floor, and never onto a spilled placement.
-        const MemoryBudget live = liveBudget(hw, options.extra_reserve);
+        MemoryBudget live = liveBudget(hw, options.extra_reserve);
+        std::vector<std::string> live_notes; // the capacity budget's notes already say it
+        detail::keepRuntimeRoom(live, fixed_terms, live_notes);
         std::vector<PostureResult> now;
         now.reserve(postures.size());
         for (Posture p : postures)
@@ -401,6 +421,24 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
                 decision.reasons.push_back(
                     formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
                     " fits beside other programs' GPU memory (" + was + " would not)");
+            } else if (now_chosen != chosen &&
+                       now[chosen].rungs[decision.rung_index].verdict != Verdict::Resident &&
+                       now[now_chosen].rungs[decision.rung_index].verdict == Verdict::Resident) {
+                // The same window, but the live pricing of the capacity plan's posture spills or
+                // refuses it while the fresh plan's posture runs it resident: the posture that
+                // fits is the safe answer (both price the same contexts, so the index holds).
+                const Rung& kept = now[chosen].rungs[decision.rung_index];
+                const std::string was = postureName(results[chosen].posture);
+                const std::string how =
+                    kept.verdict == Verdict::Spilled ? " would spill" : " is refused";
+                chosen = now_chosen;
+                decision.posture = results[chosen].posture;
+                decision.reasons.front() = postureReason(results[chosen]);
+                decision.reasons.push_back(
+                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
+                    " fits beside other programs' GPU memory in the " +
+                    postureName(results[chosen].posture) + " posture (" + was + how +
+                    " there now)");
             }
         } else {
             // The floor, resident, in the capacity plan's posture: a live reading can still count
@@ -423,13 +461,15 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     if (decision.refused && decision.rung_index >= 0) {
         Rung& r = pick.rungs[decision.rung_index];
         // A pinned placement that overcommits a GPU keeps saying so: another placement may fit,
-        // so it is not the floor of what the machine can do.
+        // so it is not the floor of what the machine can do. A GPU too small for llama.cpp's own
+        // allocations keeps its name and numbers: no context or quant changes them.
         if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong &&
-            r.refusal->code != RefusalCode::DeviceOvercommitted && !exact) {
+            r.refusal->code != RefusalCode::DeviceOvercommitted &&
+            r.refusal->code != RefusalCode::DeviceTooSmall && !exact) {
             r.refusal->code = RefusalCode::PhysicsFloor;
             r.refusal->reasons.front().code = RefusalCode::PhysicsFloor;
             r.refusal->message =
-                "needs " + gib(r.refusal->needed_bytes) + " at the " +
+                "needs " + formatBytes(r.refusal->needed_bytes) + " at the " +
                 formatTokens(r.requested_context) + " floor but only " +
                 formatSignedBytes(r.refusal->available_bytes) + " of " +
                 budgetName(r.refusal->budget) +

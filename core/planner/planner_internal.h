@@ -79,6 +79,18 @@ bool devicePriced(const ResolvedOptions& opt, const MemoryBudget& budget);
 void priceDeviceBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
                         const ResolvedOptions& opt, const PlacementChoice& choice,
                         const DeviceLayout& layout);
+// What llama.cpp allocates on device `d` whatever the placement: its runtime (CUDA or Vulkan
+// context, an RPC server's own), and on the main GPU (device 0) the multimodal projector.
+Bytes fixedDeviceBytes(const MemoryBudget& budget, size_t d, const ResolvedOptions& opt);
+// A GPU no larger than its planning margin (2 GiB, or 9 % of the card) still runs llama.cpp with
+// every layer in system RAM (-ngl 0), its own context on the card: llama_context::llama_context
+// (llama.cpp v0.5.0 src/llama-context.cpp) initialises a backend for every device in
+// model.devices, whatever -ngl puts there. Such a card's margin gives up
+// what fixedDeviceBytes() needs, where the card (less any --reserve) has that much, and nothing
+// else fits there; a card that has not even that keeps its budget and is refused as too small.
+// One note per device the rule touched is appended to `notes`.
+void keepRuntimeRoom(MemoryBudget& budget, const ResolvedOptions& opt,
+                     std::vector<std::string>& notes);
 bool fits(const Assignment& a, const MemoryBudget& budget);
 bool devicesFit(const Assignment& a, const MemoryBudget& budget);
 SignedBytes deviceOverflow(const Assignment& a, const MemoryBudget& budget);

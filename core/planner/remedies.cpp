@@ -69,7 +69,15 @@ std::optional<Remedy> tryRemedy(const ModelShape& model, const HardwareSnapshot&
     const ResolvedOptions ro = resolve(priced, changed, hw, after.same.posture);
     m.args = changedArgs(launchConfig(o, budget, was.backend, was.flash_attn, rung),
                          launchConfig(changed, budget, ro.backend, ro.flash_attn, after.same));
+    // Savings are counted on the budget that refused: one GPU that is too small, or system RAM
+    // beside the GPUs, else everything (or, for a spilled rung, the GPUs).
+    const Refusal* f = rung.refusal ? &*rung.refusal : nullptr;
     auto onBudget = [&](const Rung& r) -> SignedBytes {
+        if (f && f->code == RefusalCode::DeviceTooSmall && f->device >= 0 &&
+            static_cast<size_t>(f->device) < r.devices.size())
+            return toSigned(r.devices[static_cast<size_t>(f->device)].bytes);
+        if (f && f->code == RefusalCode::RamExceeded && !r.devices.empty())
+            return toSigned(r.host_bytes);
         if (!gpu_view) return toSigned(r.totals.total());
         SignedBytes s = 0;
         for (const auto& d : r.devices)

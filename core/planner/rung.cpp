@@ -125,12 +125,13 @@ Refusal pinnedRefusal(const Assignment& a, const MemoryBudget& budget,
         f.device = worst;
         f.needed_bytes = a.devices[static_cast<size_t>(worst)].total();
         f.available_bytes = std::max<SignedBytes>(0, dev.usable);
-        f.shortfall_bytes = worst_over;
+        // needed - available, both as reported: a budget below 0 is reported as 0 room.
+        f.shortfall_bytes = toSigned(f.needed_bytes) - f.available_bytes;
         if (detail) {
             f.message = "the pinned placement overcommits GPU " + std::to_string(worst) + " (" +
-                        dev.name + ") by " + formatBytes(static_cast<Bytes>(worst_over)) +
+                        dev.name + ") by " + formatBytes(static_cast<Bytes>(f.shortfall_bytes)) +
                         ": it needs " + formatBytes(f.needed_bytes) + " of " +
-                        formatSignedBytes(dev.usable) + " usable" +
+                        formatSignedBytes(f.available_bytes) + " usable" +
                         moveHint(a, budget, layers, static_cast<size_t>(worst), worst_over);
             f.terms = termLines(a.devices[static_cast<size_t>(worst)]);
         }
@@ -140,12 +141,92 @@ Refusal pinnedRefusal(const Assignment& a, const MemoryBudget& budget,
     f.budget = BudgetName::Ram;
     f.needed_bytes = a.host.total();
     f.available_bytes = std::max<SignedBytes>(0, budget.ram_usable);
-    f.shortfall_bytes = std::max<SignedBytes>(0, toSigned(f.needed_bytes) - budget.ram_usable);
+    f.shortfall_bytes = std::max<SignedBytes>(0, toSigned(f.needed_bytes) - f.available_bytes);
     if (detail) {
         f.message = "the pinned placement leaves " + formatBytes(f.needed_bytes) +
-                    " in system RAM but only " + formatSignedBytes(budget.ram_usable) +
+                    " in system RAM but only " + formatSignedBytes(f.available_bytes) +
                     " is usable (" + formatBytes(static_cast<Bytes>(f.shortfall_bytes)) + " short)";
         f.terms = termLines(a.host);
+    }
+    return f;
+}
+
+// A searched placement that does not fit: the budget that binds, with numbers that agree with
+// each other (needed > available, shortfall = needed - available, a budget below 0 counted as 0
+// room). The sum of every budget binds only when the rung exceeds it; otherwise that sum has room
+// the placement cannot use, and the budget that overflows is named instead: a GPU that cannot
+// hold what llama.cpp keeps on it even with every layer in system RAM (`a` is then the -ngl 0
+// placement, the search's last resort), or system RAM at the smallest move that fits the GPUs.
+Refusal memoryRefusal(const Assignment& a, const Terms& totals, const MemoryBudget& budget,
+                      std::uint32_t context, bool detail) {
+    Refusal f;
+    f.needed_bytes = totals.total();
+    const auto room = [](SignedBytes usable) { return std::max<SignedBytes>(0, usable); };
+    SignedBytes available = room(budget.ram_usable);
+    for (const auto& d : budget.devices)
+        available = satAddSigned(available, room(d.usable));
+    if (budget.unknown) {
+        f.code = RefusalCode::MemoryUnknown;
+        f.budget = BudgetName::MemoryUnknown;
+        available = 0; // nothing is known to be free
+    } else if (budget.uma) {
+        f.code = RefusalCode::UmaPoolExceeded;
+        f.budget = BudgetName::UmaPool;
+        available = budget.devices.empty() ? 0 : room(budget.devices[0].usable);
+    } else if (budget.devices.empty()) {
+        f.code = RefusalCode::RamExceeded;
+        f.budget = BudgetName::Ram;
+    } else {
+        f.code = RefusalCode::VramRamExceeded;
+        f.budget = BudgetName::VramRam;
+    }
+    int worst = -1;
+    SignedBytes worst_over = 0;
+    if (!budget.unknown && !budget.uma && toSigned(f.needed_bytes) <= available) {
+        for (size_t d = 0; d < a.devices.size(); ++d) {
+            const SignedBytes over =
+                toSigned(a.devices[d].total()) - room(budget.devices[d].usable);
+            if (over > worst_over) worst_over = over, worst = static_cast<int>(d);
+        }
+        if (worst >= 0) {
+            f.code = RefusalCode::DeviceTooSmall;
+            f.budget = BudgetName::Vram;
+            f.device = worst;
+            f.needed_bytes = a.devices[static_cast<size_t>(worst)].total();
+            available = room(budget.devices[static_cast<size_t>(worst)].usable);
+        } else {
+            f.code = RefusalCode::RamExceeded;
+            f.budget = BudgetName::Ram;
+            f.needed_bytes = a.host.total();
+            available = room(budget.ram_usable);
+        }
+    }
+    f.available_bytes = available;
+    f.shortfall_bytes = std::max<SignedBytes>(0, toSigned(f.needed_bytes) - available);
+    if (!detail) return f; // message and terms are for people; a remedy's re-pricing needs numbers
+    if (f.code == RefusalCode::MemoryUnknown) {
+        f.message = "free memory could not be read right now, so no launch is planned on a guess";
+        f.terms = termLines(totals);
+    } else if (f.code == RefusalCode::DeviceTooSmall) {
+        const DeviceBudget& dev = budget.devices[static_cast<size_t>(worst)];
+        f.message = "GPU " + std::to_string(worst) + " (" + dev.name + ", " +
+                    formatBytes(dev.total) + ") is too small: with every layer in system RAM " +
+                    "(-ngl 0) llama.cpp still keeps " + formatBytes(f.needed_bytes) +
+                    " on it, and it has " + formatSignedBytes(available) + " usable after its " +
+                    formatBytes(dev.margin) + " margin (" + formatSignedBytes(f.shortfall_bytes) +
+                    " short)";
+        f.terms = termLines(a.devices[static_cast<size_t>(worst)]);
+    } else if (f.budget == BudgetName::Ram && !budget.devices.empty()) {
+        f.message = formatTokens(context) + " leaves " + formatBytes(f.needed_bytes) +
+                    " in system RAM beside what the GPUs hold, but ram has " +
+                    formatSignedBytes(available) + " usable (" +
+                    formatSignedBytes(f.shortfall_bytes) + " short)";
+        f.terms = termLines(a.host);
+    } else {
+        f.message = formatTokens(context) + " needs " + formatBytes(f.needed_bytes) + " but " +
+                    budgetName(f.budget) + " has " + formatSignedBytes(available) + " usable (" +
+                    formatSignedBytes(f.shortfall_bytes) + " short)";
+        f.terms = termLines(totals);
     }
     return f;
 }
@@ -243,45 +324,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     if (!ok && pinned && !budget.unknown) {
         r.refusal = pinnedRefusal(a, budget, r.placement.device_layers, detail);
     } else if (!ok) {
-        Refusal f;
-        const Bytes needed = r.totals.total();
-        SignedBytes available = budget.ram_usable;
-        for (const auto& d : budget.devices)
-            available += d.usable;
-        if (budget.unknown) {
-            f.code = RefusalCode::MemoryUnknown;
-            f.budget = BudgetName::MemoryUnknown;
-        } else if (budget.uma) {
-            f.code = RefusalCode::UmaPoolExceeded;
-            f.budget = BudgetName::UmaPool;
-            available = budget.devices.empty() ? 0 : budget.devices[0].usable;
-        } else if (budget.devices.empty()) {
-            f.code = RefusalCode::RamExceeded;
-            f.budget = BudgetName::Ram;
-        } else {
-            f.code = RefusalCode::VramRamExceeded;
-            f.budget = BudgetName::VramRam;
-        }
-        f.needed_bytes = needed;
-        f.available_bytes = std::max<SignedBytes>(0, available);
-        // What is missing. The sum can have room the placement cannot use (a small GPU beside
-        // large RAM): then it is the worst single budget's overflow. Never negative.
-        SignedBytes shortfall = toSigned(needed) - available;
-        if (shortfall <= 0 && !budget.uma && !budget.unknown)
-            shortfall =
-                std::max(deviceOverflow(a, budget), toSigned(a.host.total()) - budget.ram_usable);
-        f.shortfall_bytes = std::max<SignedBytes>(0, shortfall);
-        if (!detail) {
-            // message and terms are for people; a remedy's re-pricing needs the numbers only
-        } else if (f.code == RefusalCode::MemoryUnknown)
-            f.message =
-                "free memory could not be read right now, so no launch is planned on a guess";
-        else
-            f.message = formatTokens(r.context) + " needs " + gib(needed) + " but " +
-                        budgetName(f.budget) + " has " + formatSignedBytes(available) +
-                        " usable (" + formatSignedBytes(f.shortfall_bytes) + " short)";
-        if (detail) f.terms = termLines(r.totals);
-        r.refusal = f;
+        r.refusal = memoryRefusal(a, r.totals, budget, r.context, detail);
     }
     // Unified memory: a plan that fits the pool must still leave the OS its floor (Hermes
     // estimator revision 5eca89b5, UMA OS-floor gate). With the 80 % pool share it cannot bite

@@ -1,30 +1,57 @@
 #include "fs_util.h"
 
+#include "text_file.h"
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace headroom::probe::detail {
 
 namespace fs = std::filesystem;
 
 // Largest /proc or /sys file we read; the biggest real one (meminfo, cpuinfo on 256 threads) is
-// far below. Not a knob.
+// far below, and a larger file is read up to it and no further. Not a knob.
 constexpr std::size_t kMaxSmallFile = 1 << 20;
 
-std::optional<std::string> readSmallFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
+std::optional<std::string> readSmallFile(const std::string& path, std::string* why) {
+    const auto refuse = [&](std::string reason) -> std::optional<std::string> {
+        if (why) *why = std::move(reason);
+        return std::nullopt;
+    };
+    // O_NONBLOCK: open(2) of a FIFO for reading waits for a writer, and read(2) of one blocks
+    // until it writes; with it both return at once. O_NOCTTY: a terminal named here must not
+    // become the controlling terminal. Harmless on the regular files /proc and /sys hold.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return refuse(std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return refuse(std::strerror(errno));
+    // procfs files are regular with st_size 0 and sysfs attributes regular with st_size 4096;
+    // anything else (a FIFO or /dev/zero planted under a fake root) is never read.
+    if (!S_ISREG(st.st_mode))
+        return refuse("is " + fileKindName(st.st_mode) + ", not a regular file");
     std::string out;
     char buf[8192];
+    // At most kMaxSmallFile bytes: what lies past the cap is never read.
     while (out.size() < kMaxSmallFile) {
-        in.read(buf, sizeof buf);
-        const auto n = in.gcount();
-        if (n <= 0) break;
+        const std::size_t want = std::min(sizeof buf, kMaxSmallFile - out.size());
+        const ssize_t n = ::read(fd, buf, want);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return refuse(std::strerror(errno));
+        }
+        if (n == 0) break;
         out.append(buf, static_cast<std::size_t>(n));
     }
-    if (in.bad()) return std::nullopt;
     return out;
 }
 

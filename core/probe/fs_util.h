@@ -10,8 +10,12 @@
 namespace headroom::probe::detail {
 
 // Whole file up to 1 MiB (sysfs and procfs files are tiny; the cap keeps a wrong path pointing at
-// something large from reading it all). nullopt when it cannot be opened.
-std::optional<std::string> readSmallFile(const std::string& path);
+// something large from reading it all). The file is opened without blocking (O_NONBLOCK: a FIFO
+// with no writer would otherwise hang the open, and one with a writer every read) and must be a
+// regular file once symlinks are followed (procfs and sysfs files are); a FIFO, device, socket or
+// directory is refused unread. nullopt when it cannot be opened, is not a regular file or is
+// larger than the cap; `why`, when given, then says which ("is a FIFO (named pipe)", ...).
+std::optional<std::string> readSmallFile(const std::string& path, std::string* why = nullptr);
 std::string trim(std::string_view s);
 // First line, trimmed.
 std::optional<std::string> readLine(const std::string& path);

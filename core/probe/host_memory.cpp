@@ -67,12 +67,28 @@ std::vector<std::string> cgroupChain(const std::string& mount, const std::string
     return dirs;
 }
 
-std::vector<CgroupLevel> readV1(const std::string& mount, const std::string& path) {
+// A cgroup's limit file, first line trimmed. One that is there but not a regular file (a FIFO or
+// device under a fake root) is never read and is said in `refused`, so that "no memory limit" is
+// not claimed for a limit that could not be read.
+std::optional<std::string> readLimitLine(const std::string& file,
+                                         std::vector<std::string>& refused) {
+    std::string why;
+    auto text = readSmallFile(file, &why);
+    if (!text) {
+        if (exists(file)) refused.push_back(file + " " + why + ": its limit is not known");
+        return std::nullopt;
+    }
+    return trim(std::string_view(*text).substr(0, text->find('\n')));
+}
+
+std::vector<CgroupLevel> readV1(const std::string& mount, const std::string& path,
+                                std::vector<std::string>& refused) {
     std::vector<CgroupLevel> levels;
     for (const auto& dir : cgroupChain(mount, path)) {
         CgroupLevel l;
         l.dir = dir;
-        auto limit = readU64(joinPath(dir, "memory.limit_in_bytes"));
+        const auto line = readLimitLine(joinPath(dir, "memory.limit_in_bytes"), refused);
+        auto limit = line ? parseU64(*line) : std::nullopt;
         if (limit && *limit < kCgroupV1Unlimited) l.limit = *limit;
         auto usage = readU64(joinPath(dir, "memory.usage_in_bytes"));
         // v1 memory.stat: total_inactive_file counts the hierarchy (what `docker stats`
@@ -86,12 +102,13 @@ std::vector<CgroupLevel> readV1(const std::string& mount, const std::string& pat
     return levels;
 }
 
-std::vector<CgroupLevel> readV2(const std::string& mount, const std::string& path) {
+std::vector<CgroupLevel> readV2(const std::string& mount, const std::string& path,
+                                std::vector<std::string>& refused) {
     std::vector<CgroupLevel> levels;
     for (const auto& dir : cgroupChain(mount, path)) {
         CgroupLevel l;
         l.dir = dir;
-        auto max = readLine(joinPath(dir, "memory.max")); // "max" = no limit
+        auto max = readLimitLine(joinPath(dir, "memory.max"), refused); // "max" = no limit
         if (max && *max != "max") {
             if (auto v = parseU64(*max)) l.limit = *v;
         }
@@ -111,9 +128,10 @@ std::vector<CgroupLevel> readV2(const std::string& mount, const std::string& pat
 Result<HostMemory> readHostMemory(const ProbePaths& paths) {
     HostMemory m;
     const std::string meminfoPath = joinPath(paths.proc_root, "meminfo");
-    auto text = readSmallFile(meminfoPath);
+    std::string why;
+    auto text = readSmallFile(meminfoPath, &why);
     if (!text)
-        return makeError(ErrorCode::ProbeFailed, "cannot read " + meminfoPath,
+        return makeError(ErrorCode::ProbeFailed, "cannot read " + meminfoPath + ": " + why,
                          "system RAM is unknown; give --ram SIZE");
     auto mi = parseMeminfo(*text);
     if (!mi.count("MemTotal") || mi["MemTotal"] == 0)
@@ -164,11 +182,12 @@ Result<HostMemory> readHostMemory(const ProbePaths& paths) {
         }
     }
     std::vector<CgroupLevel> levels;
+    std::vector<std::string> refused; // limit files that are not regular files
     const std::string cgRoot = joinPath(paths.sys_root, "fs/cgroup");
     if (haveV1 && exists(joinPath(cgRoot, "memory/memory.limit_in_bytes"))) {
         m.cgroup_version = "v1";
         m.cgroup_path = v1Path;
-        levels = readV1(joinPath(cgRoot, "memory"), v1Path);
+        levels = readV1(joinPath(cgRoot, "memory"), v1Path, refused);
     } else if (haveV2) {
         // Pure v2 mounts at /sys/fs/cgroup; hybrid hosts mount it at /sys/fs/cgroup/unified,
         // usually without the memory controller (then no memory.max exists anywhere).
@@ -182,7 +201,7 @@ Result<HostMemory> readHostMemory(const ProbePaths& paths) {
             if ((" " + ctrls + " ").find(" memory ") != std::string::npos) {
                 m.cgroup_version = "v2";
                 m.cgroup_path = v2Path;
-                levels = readV2(mount, v2Path);
+                levels = readV2(mount, v2Path, refused);
             }
         }
     }
@@ -212,17 +231,25 @@ Result<HostMemory> readHostMemory(const ProbePaths& paths) {
             m.available = *room;
             m.available_provenance = cgName + " limit - usage (inactive file cache excluded)";
         }
-    } else if (!m.cgroup_version.empty()) {
+    } else if (!m.cgroup_version.empty() && refused.empty()) {
         m.notes.push_back(cgName + " (" + m.cgroup_path + "): no memory limit");
     }
+    m.notes.insert(m.notes.end(), refused.begin(), refused.end());
     m.available = std::min(m.available, m.total);
     return m;
 }
 
 CpuInfo readCpuInfo(const ProbePaths& paths) {
     CpuInfo c;
-    auto text = readSmallFile(joinPath(paths.proc_root, "cpuinfo"));
-    if (!text) return c;
+    const std::string path = joinPath(paths.proc_root, "cpuinfo");
+    std::string why;
+    auto text = readSmallFile(path, &why);
+    if (!text) {
+        // A missing file says nothing new (the CPU figures are simply absent); one that is
+        // there and refused (a FIFO, a device) is named.
+        if (exists(path)) c.unread = path + " " + why;
+        return c;
+    }
     std::istringstream in(*text);
     std::string line;
     std::set<std::string> packages;

@@ -32,6 +32,7 @@ struct CpuInfo {
     unsigned cores = 0;           // physical cores (cpu cores x sockets), 0 when unknown
     double max_ghz = 0;           // cpufreq cpuinfo_max_freq, else "cpu MHz"
     unsigned flops_per_cycle = 0; // FP32 per core per cycle from the SIMD flags
+    std::string unread;           // why an existing /proc/cpuinfo was not read ("" when it was)
 };
 CpuInfo readCpuInfo(const ProbePaths& paths);
 

@@ -334,6 +334,7 @@ Result<HardwareSnapshot> probeHardware(const ProbeOptions& o) {
         hw.notes.push_back(n);
 
     const CpuInfo cpu = readCpuInfo(o.paths);
+    if (!cpu.unread.empty()) hw.notes.push_back(cpu.unread + ": the CPU is not known");
     hw.cpu_name = cpu.name;
     hw.cpu_threads = cpu.threads;
     if (cpu.cores > 0 && cpu.max_ghz > 0 && cpu.flops_per_cycle > 0) {
@@ -550,6 +551,7 @@ std::vector<std::string> refreshLiveMemory(HardwareSnapshot& hw, const ProbeOpti
     }
     if (!nvidia.empty()) {
         std::vector<std::string> pcis;
+        pcis.reserve(nvidia.size());
         for (auto* g : nvidia)
             pcis.push_back(g->pci_address);
         const auto frees = o.use_nvml ? readNvmlFree(o.paths.nvml_libraries, pcis)

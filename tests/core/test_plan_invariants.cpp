@@ -31,6 +31,33 @@ class PlanInvariants : public QObject {
     std::vector<HardwarePreset> m_presets;
     int m_fixing_remedies = 0;
     int m_refusals = 0;
+    int m_memory_refusals = 0;
+    int m_grid_refusals = 0;
+
+    // A memory refusal says what it needs and what its budget has, and the two agree with the
+    // verdict: it needs more than there is, the shortfall is the difference, and the message
+    // quotes the same two figures (a refusal "needs 21.7 GiB but only 64.00 GiB is usable" read
+    // as its own contradiction). A refusal only for the trained context carries tokens instead.
+    void checkNumbersAgree(const Refusal& f, const QString& at) {
+        if (f.code == RefusalCode::ContextTooLong) return;
+        ++m_memory_refusals;
+        const QString numbers = at + QStringLiteral(" [%1] needs %2, has %3, short %4: %5")
+                                         .arg(refusalCodeName(f.code))
+                                         .arg(f.needed_bytes)
+                                         .arg(f.available_bytes)
+                                         .arg(f.shortfall_bytes)
+                                         .arg(QString::fromStdString(f.message));
+        QVERIFY2(toSigned(f.needed_bytes) > f.available_bytes, qPrintable(numbers));
+        QVERIFY2(f.shortfall_bytes == toSigned(f.needed_bytes) - f.available_bytes,
+                 qPrintable(numbers));
+        // The OS-floor refusal words its numbers as what the plan would leave; an unread live
+        // budget has none to quote.
+        if (f.code == RefusalCode::OsFloor || f.code == RefusalCode::MemoryUnknown) return;
+        QVERIFY2(f.message.find(formatBytes(f.needed_bytes)) != std::string::npos,
+                 qPrintable(numbers));
+        QVERIFY2(f.message.find(formatSignedBytes(f.available_bytes)) != std::string::npos,
+                 qPrintable(numbers));
+    }
 
     // Checks one plan's rungs; re-plans every fixing remedy. `what` names the case in failures.
     void checkPlan(const ModelShape& model, const HardwareSnapshot& hw, const Plan& plan,
@@ -47,6 +74,7 @@ class PlanInvariants : public QObject {
                 const Refusal& f = *r.refusal;
                 QVERIFY2(f.available_bytes >= 0, qPrintable(at + " negative available"));
                 QVERIFY2(f.shortfall_bytes >= 0, qPrintable(at + " negative shortfall"));
+                checkNumbersAgree(f, at);
                 QVERIFY2(!f.reasons.empty(), qPrintable(at + " refusal without reasons"));
                 QVERIFY2(!f.message.empty(), qPrintable(at + " refusal without a message"));
                 QCOMPARE(f.reasons.front().code, f.code);
@@ -144,6 +172,38 @@ private Q_SLOTS:
         }
     }
 
+    // The class of the 2 GiB card beside 64 GiB of RAM: every catalog model on a grid of
+    // hardware sizes, from a card smaller than llama.cpp's own runtime (100 B) through cards that
+    // are all planning margin (1, 2 GiB) to 24 GiB, alone, beside a small second card, and
+    // beside 1 to 64 GiB of RAM; every refusal's numbers agree (checkNumbersAgree).
+    void everyRefusalOnAGridOfMachineSizesNeedsMoreThanItsBudgetHas_data() {
+        QTest::addColumn<int>("entry");
+        for (size_t i = 0; i < m_catalog.entries().size(); ++i)
+            QTest::newRow(m_catalog.entries()[i].id.c_str()) << int(i);
+    }
+    void everyRefusalOnAGridOfMachineSizesNeedsMoreThanItsBudgetHas() {
+        QFETCH(int, entry);
+        const CatalogEntry& e = m_catalog.entries()[size_t(entry)];
+        const ModelShape model = catalogShape(e, e.quants.front());
+        const std::vector<std::vector<Bytes>> cards = {
+            {100},     {GiB},      {2 * GiB},           {3 * GiB},
+            {8 * GiB}, {24 * GiB}, {24 * GiB, 2 * GiB}, {2 * GiB, 2 * GiB}};
+        for (const auto& vram : cards) {
+            for (Bytes ram : {GiB, 16 * GiB, 64 * GiB}) {
+                const HardwareSnapshot hw = snapshotFromSizes(vram, ram, false);
+                auto plan = makePlan(model, hw, {});
+                QVERIFY2(plan.has_value(), plan ? "" : plan.error().message.c_str());
+                const int before = m_memory_refusals;
+                QString what = QString::fromStdString(e.id) + " on";
+                for (Bytes v : vram)
+                    what += QStringLiteral(" %1 B").arg(v);
+                checkPlan(model, hw, *plan, what + QStringLiteral(" + %1 B RAM").arg(ram));
+                m_grid_refusals += m_memory_refusals - before;
+                if (QTest::currentTestFailed()) return;
+            }
+        }
+    }
+
     void theWalkFoundRefusalsAndFixingRemedies() {
         // Guards the walk itself: with 45 models on 19 machines some rungs must be refused and
         // some remedies must fix, or the checks above checked nothing.
@@ -151,6 +211,10 @@ private Q_SLOTS:
               m_fixing_remedies);
         QVERIFY(m_refusals > 0);
         QVERIFY(m_fixing_remedies > 0);
+        // The grid reaches memory refusals of every kind it is for (a card too small, RAM too
+        // small beside a large card): none would mean its numbers were never checked.
+        qInfo("%d memory refusals on the size grid", m_grid_refusals);
+        QVERIFY(m_grid_refusals > 0);
     }
 
     // The case: Qwen3-32B on an RTX 4060 Ti 16 GB at 128K is blocked twice (KV memory

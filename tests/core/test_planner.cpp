@@ -373,6 +373,79 @@ private slots:
         // 1 GiB - 2 GiB margin = -1 GiB.
         QCOMPARE(b.devices[0].usable, -static_cast<SignedBytes>(GiB));
     }
+
+    // llama.cpp runs a model from system RAM on a card that holds nothing but its own context
+    // (-ngl 0): the runtime is allocated on every GPU whatever the placement. A card that is all
+    // planning margin gives up that much of the margin, and the plan is made, not refused.
+    void aCardThatIsAllMarginRunsTheModelFromRamWithOnlyTheRuntimeOnIt_data() {
+        QTest::addColumn<Bytes>("card");
+        // 1 GiB: usable 1 - 2 = -1 GiB; 2 GiB: 0; 2 GiB + 200 MiB: 200 MiB. Each is below the
+        // 400 MiB CUDA runtime (BackendTraits::runtime_overhead of cudaBackend()), and each card
+        // holds it.
+        QTest::newRow("1 GiB") << Bytes{GiB};
+        QTest::newRow("2 GiB") << Bytes{2 * GiB};
+        QTest::newRow("2 GiB + 200 MiB") << Bytes{2 * GiB + 200 * MiB};
+    }
+    void aCardThatIsAllMarginRunsTheModelFromRamWithOnlyTheRuntimeOnIt() {
+        QFETCH(Bytes, card);
+        // moeShape: 8 x (50 MiB + 1 GiB) + 100 MiB output = 8.49 GiB of weights, f16 KV of one
+        // 64-wide head: 8 x 64 x 2 x 2 = 2 KiB per token, 128 MiB at the 64K floor; all of it
+        // fits 64 GiB of RAM.
+        const Plan p = planOrFail(moeShape(), snapshotFromSizes({card}, 64 * GiB, false));
+        QCOMPARE(p.budget.devices[0].usable, toSigned(cudaBackend().runtime_overhead));
+        QVERIFY(p.budget.devices[0].runtime_only);
+        QVERIFY(!p.decision.refused);
+        const Rung& r = p.rungs[p.decision.rung_index];
+        QCOMPARE(r.verdict, Verdict::Spilled);
+        QCOMPARE(r.placement.gpu_layers, 0u);
+        // The card holds the runtime and nothing else: 400 MiB of 400 MiB.
+        QCOMPARE(r.devices[0].bytes, cudaBackend().runtime_overhead);
+        QCOMPARE(r.devices[0].budget_bytes, toSigned(cudaBackend().runtime_overhead));
+        QCOMPARE(r.devices[0].terms.overhead, cudaBackend().runtime_overhead);
+        QVERIFY(p.launch.has_value());
+        QVERIFY(p.launch->gpu_layers.has_value());
+        QCOMPARE(*p.launch->gpu_layers, GpuLayers::of(0));
+        QVERIFY(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& n) {
+            return n.find("is nearly all planning margin") != std::string::npos;
+        }));
+    }
+
+    void aCardSmallerThanLlamaCppsOwnRuntimeIsRefusedAsTooSmall() {
+        // 100 B: usable 100 - 2 GiB < 0, and the card cannot hold the 400 MiB runtime at all, so
+        // its budget stays (reported as 0 room) and every rung is refused naming the card: needs
+        // 400 MiB, has 0, 400 MiB short — not "needs 8.6 GiB of the 64 GiB usable".
+        const Plan p = planOrFail(moeShape(), snapshotFromSizes({100}, 64 * GiB, false));
+        QVERIFY(p.decision.refused);
+        QVERIFY(!p.budget.devices[0].runtime_only);
+        for (const Rung& r : p.rungs) {
+            QVERIFY(r.refusal.has_value());
+            QCOMPARE(r.refusal->code, RefusalCode::DeviceTooSmall);
+            QCOMPARE(r.refusal->budget, BudgetName::Vram);
+            QCOMPARE(r.refusal->device, 0);
+            QCOMPARE(r.refusal->needed_bytes, cudaBackend().runtime_overhead);
+            QCOMPARE(r.refusal->available_bytes, SignedBytes{0});
+            QCOMPARE(r.refusal->shortfall_bytes, toSigned(cudaBackend().runtime_overhead));
+            QVERIFY(r.refusal->message.find("is too small") != std::string::npos);
+        }
+        QVERIFY(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& n) {
+            return n.find("is too small for llama.cpp") != std::string::npos;
+        }));
+    }
+
+    void aSmallSecondCardHoldsItsRuntimeAndNoLayers() {
+        // 24 GiB (usable 21.84 GiB) beside 2 GiB (all margin): llama8bLike's 7.23 GiB of weights
+        // and 8 GiB of KV at 64K fit the first card; the second holds only its 400 MiB runtime.
+        // Before, the second card's runtime refused every rung although the first had room.
+        const Plan p =
+            planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB, 2 * GiB}, 64 * GiB, false));
+        QVERIFY(!p.decision.refused);
+        const Rung& r = p.rungs[p.decision.rung_index];
+        QCOMPARE(r.verdict, Verdict::Resident);
+        QCOMPARE(r.placement.device_layers[1], 0u);
+        QCOMPARE(r.devices[1].bytes, cudaBackend().runtime_overhead);
+        // -ts gives the second card nothing: 21.84 GiB = 22364 whole MiB, then 0.
+        QCOMPARE(r.placement.tensor_split, (std::vector<double>{22364, 0}));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestPlanner)

@@ -108,6 +108,33 @@ private slots:
         QVERIFY(!live.launch->n_ubatch.has_value());
     }
 
+    void aLiveRePlanThatKeepsTheWindowTakesThePostureThatFitsIt() {
+        // 48 GiB card, q8_0 caches: the capacity plan is stacked at the trained 128K (as above).
+        // Device bytes per rung, stacked: 64K 5 099 364 384, 96K 5 839 659 040, 128K 6 579 953 696;
+        // lean: 64K 3 536 680 992, 96K 4 176 312 352, 128K 4 815 943 712.
+        HardwareSnapshot hw = snapshotFromSizes({48 * GiB}, 64 * GiB, false);
+        PlanOptions o;
+        o.cache_type_k = o.cache_type_v = GgmlType::Q8_0;
+        QCOMPARE(planOrFail(denseMtp17(), hw, o).decision.posture, Posture::Stacked);
+        // 10 GB free: live usable 10 000 000 000 - 4 638 564 679 (9 % of 48 GiB) = 5 361 435 321
+        // B. Lean reaches 128K resident (4 815 943 712 fits); stacked only 64K (5 099 364 384
+        // fits, 96K's 5 839 659 040 does not), so the fresh plan is lean 128K: the same window
+        // as the capacity plan. Stacked at 128K needs 6 579 953 696 > 5 361 435 321 live, so
+        // keeping the stacked posture would launch a window its own live pricing does not hold.
+        hw.gpus[0].free_bytes = Bytes{10'000'000'000};
+        const Plan live = planOrFail(denseMtp17(), hw, o);
+        QCOMPARE(live.decision.context, 131072u);
+        QCOMPARE(live.decision.posture, Posture::Lean);
+        QVERIFY(!live.decision.spilled);
+        const Rung& chosen = live.rungs[live.decision.rung_index];
+        QCOMPARE(chosen.posture, Posture::Lean);
+        QCOMPARE(chosen.verdict, Verdict::Resident);
+        QVERIFY(hasReason(live, "in the lean posture (stacked would spill there now)"));
+        // The launch is lean's: the default 512 ubatch, so no -ub is written.
+        QVERIFY(live.launch.has_value());
+        QVERIFY(!live.launch->n_ubatch.has_value());
+    }
+
     void aLiveReadingThatHoldsNothingKeepsTheFloorAndThePosture() {
         // 3 GB free on the 48 GiB card leaves a negative live budget (3 000 000 000 B - 4.32
         // GiB): neither posture runs resident at any rung, so the floor is held (Hermes

@@ -122,6 +122,7 @@ private slots:
         QCOMPARE(modeOf(p("new.txt")) & 07777, mode_t{0640}); // 0666 & ~027
     }
 
+    // The kind of target is the user's argument (exit 2), not unreadable input.
     void devicesFifosAndDirectoriesAreNeverReplaced() {
         const std::string fifo = p("w-fifo");
         QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
@@ -133,7 +134,7 @@ private slots:
             const mode_t before = modeOf(t);
             const auto r = writeFileAtomically(t, "data", true);
             QVERIFY2(!r, t.c_str());
-            QCOMPARE(r.error().code, ErrorCode::IoError);
+            QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
             QCOMPARE(modeOf(t), before);
         }
         QVERIFY(S_ISCHR(modeOf("/dev/null")));
@@ -148,6 +149,39 @@ private slots:
         QVERIFY(writeFileAtomically(link, "a", true).has_value());
         QVERIFY(S_ISREG(modeOf(link)));
         QVERIFY(!fs::exists(pointee));
+    }
+
+    // A link to a file is never written through: without --force it is an existing file; with
+    // it the link itself is replaced (its target's permission bits kept) and the target keeps
+    // every byte, so a link planted in a shared folder cannot aim a write anywhere.
+    void aSymlinkToAFileIsReplacedItselfAndItsTargetIsNeverWritten() {
+        const std::string target = p("link-target");
+        const std::string link = p("link");
+        std::ofstream(target) << "precious";
+        QCOMPARE(::chmod(target.c_str(), 0600), 0);
+        fs::create_symlink(target, link);
+        const auto kept = writeFileAtomically(link, "new", false);
+        QVERIFY(!kept);
+        QCOMPARE(kept.error().code, ErrorCode::InvalidArgument);
+        QVERIFY(S_ISLNK(modeOf(link)));
+        QVERIFY(writeFileAtomically(link, "new", true).has_value());
+        QVERIFY(S_ISREG(modeOf(link)));
+        QCOMPARE(slurp(link), std::string("new"));
+        QCOMPARE(modeOf(link) & 07777, mode_t{0600});
+        QCOMPARE(slurp(target), std::string("precious"));
+    }
+
+    // A path the OS will not let us write (its directory missing, or a file) is unwritable
+    // (IoError, exit 3), named in the message; only the wrong kind of target is a bad argument.
+    void anOutputPathInAMissingDirectoryIsUnwritableNamingIt() {
+        const std::string file = p("plain-file");
+        std::ofstream(file) << "x";
+        for (const std::string& t : {p("no-such-dir/out.json"), file + "/out.json"}) {
+            const auto r = writeFileAtomically(t, "data", true);
+            QVERIFY2(!r, t.c_str());
+            QCOMPARE(r.error().code, ErrorCode::IoError);
+            QVERIFY2(r.error().message.find(t) != std::string::npos, r.error().message.c_str());
+        }
     }
 
     void noTemporaryFileIsLeftBehind() {

@@ -20,6 +20,7 @@
 #include "core/planner.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -30,6 +31,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace headroom;
 using namespace headroom::ui;
@@ -387,6 +390,36 @@ private Q_SLOTS:
         bad.write("{\"ram_total\": -5}");
         bad.close();
         QVERIFY(!w2.hardwarePanel()->loadProfile(bad.fileName()).has_value());
+    }
+
+    // The files a user names in the window follow the CLI's rules: a FIFO as the profile to load
+    // is refused at once (QFile::open waited for a writer forever), and saving onto a symbolic
+    // link replaces the link, never the file it points to.
+    void aProfileIsNeverReadFromAFifoNorSavedThroughASymlink() {
+        QTemporaryDir dir;
+        MainWindow w(quietConfig());
+        const std::string fifo = dir.filePath(QStringLiteral("fifo.json")).toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const auto loaded = w.hardwarePanel()->loadProfile(QString::fromStdString(fifo));
+        QVERIFY(!loaded.has_value());
+        QVERIFY(loaded.error().message.find("FIFO") != std::string::npos);
+        const QString real = dir.filePath(QStringLiteral("real.json"));
+        const QString link = dir.filePath(QStringLiteral("link.json"));
+        {
+            QFile f(real);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("untouched");
+        }
+        QVERIFY(QFile::link(real, link));
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        QVERIFY(w.hardwarePanel()->saveProfile(link).has_value());
+        QVERIFY(!QFileInfo(link).isSymLink());
+        QFile f(real);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("untouched"));
+        // The saved profile is a regular file that loads back.
+        QVERIFY(w.hardwarePanel()->loadProfile(link).has_value());
     }
 
     void anRpcClusterProfileChartsEveryDeviceOfEveryHostAndLaunchesEachServer() {

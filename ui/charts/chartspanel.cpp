@@ -2,6 +2,8 @@
 
 #include "rungmodels.h"
 
+#include "core/atomic_write.h"
+
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
@@ -17,6 +19,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHeaderView>
@@ -31,7 +34,6 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPalette>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTabWidget>
 #include <QToolTip>
@@ -961,6 +963,43 @@ QList<QChartView*> ChartsPanel::chartViews() const {
     return out;
 }
 
+namespace {
+
+// Every picture is rendered into memory and written the way every output file is (atomic, never
+// through a symbolic link, never onto a directory, FIFO or device: core/atomic_write.h); the file
+// dialog has already asked before replacing a file.
+Result<bool> writePicture(const QString& path, const QByteArray& bytes) {
+    return writeFileAtomically(path.toStdString(), bytes.toStdString(), true);
+}
+
+Result<bool> writePng(const QPixmap& pm, const QString& path) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly) || !pm.save(&buffer, "PNG"))
+        return makeError(ErrorCode::IoError, "cannot encode the chart for " + path.toStdString());
+    return writePicture(path, bytes);
+}
+
+// Renders `draw` into an SVG document of `size` and writes it.
+Result<bool> writeSvg(const QString& path, const QSize& size, const QRect& box,
+                      const QString& title, const std::function<void(QPainter&)>& draw) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly))
+        return makeError(ErrorCode::IoError, "cannot encode the chart for " + path.toStdString());
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size);
+    svg.setViewBox(box);
+    svg.setTitle(title);
+    QPainter painter(&svg);
+    draw(painter);
+    painter.end();
+    return writePicture(path, bytes);
+}
+
+} // namespace
+
 Result<bool> ChartsPanel::saveCurrentChart(const QString& path) const {
     // Behind a message the charts still hold the last plan, which no longer answers the inputs.
     if (!m_message->isHidden())
@@ -969,38 +1008,17 @@ Result<bool> ChartsPanel::saveCurrentChart(const QString& path) const {
     QChartView* view = currentChartView();
     if (m_tabs->currentWidget() == m_memory_page) {
         // The memory tab holds several charts: save the whole row of them as one picture.
-        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-            QSaveFile file(path);
-            if (!file.open(QIODevice::WriteOnly))
-                return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                         file.errorString().toStdString());
-            QSvgGenerator svg;
-            svg.setOutputDevice(&file);
-            svg.setSize(m_memory_page->size());
-            svg.setViewBox(m_memory_page->rect());
-            svg.setTitle(tr("Headroom memory per rung"));
-            QPainter p(&svg);
-            for (QChartView* v : m_memory_views) {
-                p.save();
-                p.translate(v->geometry().topLeft());
-                v->render(&p, QRectF(QPointF(0, 0), v->size()), v->rect());
-                p.restore();
-            }
-            p.end();
-            if (!file.commit())
-                return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                         file.errorString().toStdString());
-            return true;
-        }
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly))
-            return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                     file.errorString().toStdString());
-        const QPixmap pm = m_memory_page->grab();
-        if (!pm.save(&file, "PNG") || !file.commit())
-            return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                     file.errorString().toStdString());
-        return true;
+        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive))
+            return writeSvg(path, m_memory_page->size(), m_memory_page->rect(),
+                            tr("Headroom memory per rung"), [this](QPainter& p) {
+                                for (QChartView* v : m_memory_views) {
+                                    p.save();
+                                    p.translate(v->geometry().topLeft());
+                                    v->render(&p, QRectF(QPointF(0, 0), v->size()), v->rect());
+                                    p.restore();
+                                }
+                            });
+        return writePng(m_memory_page->grab(), path);
     }
     if (!view) return makeError(ErrorCode::InvalidArgument, "no chart to save");
     return path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive) ? saveChartSvg(view, path)
@@ -1008,34 +1026,12 @@ Result<bool> ChartsPanel::saveCurrentChart(const QString& path) const {
 }
 
 Result<bool> saveChartPng(QChartView* view, const QString& path) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                 file.errorString().toStdString());
-    const QPixmap pm = view->grab();
-    if (!pm.save(&file, "PNG") || !file.commit())
-        return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                 file.errorString().toStdString());
-    return true;
+    return writePng(view->grab(), path);
 }
 
 Result<bool> saveChartSvg(QChartView* view, const QString& path) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                 file.errorString().toStdString());
-    QSvgGenerator svg;
-    svg.setOutputDevice(&file);
-    svg.setSize(view->size());
-    svg.setViewBox(view->rect());
-    svg.setTitle(view->chart()->title());
-    QPainter painter(&svg);
-    view->render(&painter);
-    painter.end();
-    if (!file.commit())
-        return makeError(ErrorCode::IoError, "cannot write " + path.toStdString() + ": " +
-                                                 file.errorString().toStdString());
-    return true;
+    return writeSvg(path, view->size(), view->rect(), view->chart()->title(),
+                    [view](QPainter& p) { view->render(&p); });
 }
 
 } // namespace headroom::ui
