@@ -38,8 +38,9 @@ constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;
 #endif
-// The contract's bound on any single command (issue 13): 5 s.
-constexpr int kLimitMs = kSanitized ? 15000 : 5000;
+// The contract's bound on any single command (issue 13): 5 s, held by the release build. The
+// ASan + UBSan debug build only bounds a hang: ranking the 129-model catalog there takes ~15 s.
+constexpr int kLimitMs = kSanitized ? 60000 : 5000;
 // 2 GiB of address space: the bound the issue sets for any input.
 constexpr rlim_t kAddressSpace = rlim_t{2} * 1024 * 1024 * 1024;
 
