@@ -59,8 +59,14 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     // Placement flags the user typed are priced as given; what their -ot patterns move is found
     // once here (validateOptions has already checked every pattern).
     r.pinned = o.pinned;
-    const auto names = deviceBufferNames(capacityBudget(hw, o.extra_reserve));
-    if (auto moves = tensorMoves(model, o.pinned.tensor_overrides, &names)) r.pinned_moves = *moves;
+    // resolve() runs for every rung and posture: the devices' names only where -ot needs them.
+    if (!o.pinned.tensor_overrides.empty()) {
+        const auto names = deviceBufferNames(capacityBudget(hw, o.extra_reserve));
+        if (auto moves = tensorMoves(model, o.pinned.tensor_overrides, &names))
+            r.pinned_moves = *moves;
+    } else {
+        r.pinned_moves.assign(model.nLayer(), BlockMoves{});
+    }
     // A calibration measured with another backend says nothing about this one.
     if (hw.calibration && hw.calibration->backend == backendName(r.backend)) {
         r.device_compute_factor = appliedFactor(hw.calibration->device_compute_factor);
