@@ -999,6 +999,19 @@ private slots:
         const auto ngl = std::find(argv.begin(), argv.end(), "-ngl");
         QVERIFY(ngl != argv.end() && std::next(ngl) != argv.end());
         QCOMPARE(std::next(ngl)->get<std::string>(), std::string("0"));
+        // The card holds only the runtime because the launch keeps host-weight ops off it: with
+        // op offload llama.cpp would also reserve a compute buffer there, so the flag the plan
+        // was priced with is the one it writes.
+        QVERIFY(std::find(argv.begin(), argv.end(), "--no-op-offload") != argv.end());
+        QCOMPARE(j.at("options").at("op_offload").get<bool>(), false);
+        // Asked for op offload anyway (the default), on a card with room for it, the flag is not
+        // written.
+        const Run roomy = runCli(
+            {"plan", "--model", "qwen3-30b-a3b", "--vram", "24GiB", "--ram", "64GiB", "--json"});
+        QVERIFY2(roomy.code == 0, describe(roomy).c_str());
+        const json k = json::parse(roomy.out.toStdString(), nullptr, false);
+        const auto& argv2 = k.at("launch").at("llama_server");
+        QVERIFY(std::find(argv2.begin(), argv2.end(), "--no-op-offload") == argv2.end());
     }
 
     // A card that cannot hold even llama.cpp's runtime is refused as too small, and the refusal
