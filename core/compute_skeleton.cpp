@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -1588,6 +1589,30 @@ std::optional<Bytes> replay(const ModelShape& model, const ComputeGraphParams& p
     return build(b, kind, f);
 }
 
+// The graph of a (model, params), built without the CPU replay. The placement search prices one
+// rung's graph over many placements (its bisection over --n-cpu-moe and -ngl, each a scheduler
+// replay), so each thread keeps the last few graphs built: a build is a fifth of a replay's cost.
+// Shared, so a graph stays alive for its caller when a later build evicts it.
+std::shared_ptr<const graph::Graph>
+builtGraph(const ModelShape& model, const ComputeGraphParams& params, Kind kind, const Family& f) {
+    const std::uint64_t key =
+        mix(mix(memoKey(model, params), static_cast<std::uint64_t>(params.type_k)),
+            static_cast<std::uint64_t>(params.type_v));
+    constexpr size_t kKept = 4;
+    thread_local std::array<std::pair<std::uint64_t, std::shared_ptr<const graph::Graph>>, kKept>
+        kept;
+    thread_local size_t next = 0;
+    for (const auto& [k, g] : kept)
+        if (g && k == key) return g;
+    Builder b(model, params);
+    b.replay_cpu = false;
+    build(b, kind, f);
+    auto g = std::make_shared<const graph::Graph>(b.built());
+    kept[next] = {key, g};
+    next = (next + 1) % kKept;
+    return g;
+}
+
 } // namespace
 
 std::optional<Bytes> replayedCompute(const ModelShape& model, const ComputeGraphParams& params) {
@@ -1649,9 +1674,7 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
     constexpr size_t kMemo = 512;
     thread_local std::unordered_map<std::uint64_t, std::vector<graph::BackendCompute>> memo;
     if (const auto it = memo.find(key); it != memo.end()) return it->second;
-    Builder b(model, params);
-    b.replay_cpu = false;
-    build(b, kind, f);
+    const graph::Graph& built = *builtGraph(model, params, kind, f);
     // An FFN moved away from its block needs the skeleton's FFN matmuls tagged (Builder::ffnMm);
     // a builder that writes a block's FFN otherwise cannot place it.
     const size_t n_ffn = std::min(placement.ffn_backend.size(), placement.layer_backend.size());
@@ -1660,14 +1683,14 @@ scheduledCompute(const ModelShape& model, const ComputeGraphParams& params,
         moved = moved || placement.ffn_backend[il] != placement.layer_backend[il];
     if (moved) {
         std::vector<std::uint8_t> tagged(n_ffn, 0);
-        for (const graph::Tensor& t : b.built().tensors())
+        for (const graph::Tensor& t : built.tensors())
             if (t.ffn && t.layer >= 0 && static_cast<size_t>(t.layer) < n_ffn)
                 tagged[static_cast<size_t>(t.layer)] = 1;
         for (size_t il = 0; il < n_ffn; ++il)
             if (placement.ffn_backend[il] != placement.layer_backend[il] && tagged[il] == 0)
                 return std::nullopt;
     }
-    std::vector<graph::BackendCompute> result = graph::replaySchedule(b.built(), placement);
+    std::vector<graph::BackendCompute> result = graph::replaySchedule(built, placement);
     if (memo.size() >= kMemo) memo.clear();
     memo.emplace(key, result);
     return result;
