@@ -202,7 +202,11 @@ Bytes discreteMargin(Bytes total) {
                                                                     static_cast<double>(total)));
 }
 
-MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind) {
+MemoryBudget makeBudget(const HardwareSnapshot& hw, const BudgetReserve& reserve, BudgetKind kind) {
+    const Bytes extra = reserve.extra;
+    auto beside = [&reserve](size_t device) {
+        return toSigned(device < reserve.devices.size() ? reserve.devices[device] : 0);
+    };
     MemoryBudget b;
     b.kind = kind;
     b.uma = hw.uma;
@@ -230,8 +234,10 @@ MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind
         d.name = hw.gpus.empty() ? "Unified memory" : hw.gpus[0].name;
         d.total = pool;
         d.margin = satSub(pool, static_cast<Bytes>(kUmaUsableFraction * static_cast<double>(pool)));
-        d.usable = toSigned(static_cast<Bytes>(kUmaUsableFraction * static_cast<double>(base))) -
-                   toSigned(extra);
+        d.usable = satAddSigned(
+            toSigned(static_cast<Bytes>(kUmaUsableFraction * static_cast<double>(base))) -
+                toSigned(extra),
+            -satAddSigned(beside(0), toSigned(reserve.host)));
         d.provenance = hw.gpus.empty() ? hw.ram_provenance : hw.gpus[0].memory_provenance;
         b.devices.push_back(d);
         b.ram_usable = 0;
@@ -239,9 +245,10 @@ MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind
     }
     if (hw.gpus.empty() && hw.rpc_hosts.empty()) {
         // CPU only: RAM is the pool the model runs from.
-        b.ram_usable =
+        b.ram_usable = satAddSigned(
             toSigned(static_cast<Bytes>(kCpuOnlyUsableFraction * static_cast<double>(ram))) -
-            toSigned(extra);
+                toSigned(extra),
+            -toSigned(reserve.host));
         return b;
     }
     // In llama.cpp's device order: RPC hosts' devices first. The extra reserve is kept on the
@@ -268,21 +275,31 @@ MemoryBudget makeBudget(const HardwareSnapshot& hw, Bytes extra, BudgetKind kind
             // An RPC host typed in without a free figure is taken at its capacity: live planning
             // narrows on the main host's reading (hasLiveFigures looks only at this machine).
         }
-        d.usable = toSigned(base) - toSigned(d.margin) - (i == reserve_on ? toSigned(extra) : 0);
+        d.usable = satAddSigned(toSigned(base) - toSigned(d.margin) -
+                                    (i == reserve_on ? toSigned(extra) : 0),
+                                -beside(i));
         b.devices.push_back(d);
     }
-    b.ram_usable = toSigned(ram);
+    b.ram_usable = satAddSigned(toSigned(ram), -toSigned(reserve.host));
     return b;
 }
 
 } // namespace
 
+MemoryBudget capacityBudget(const HardwareSnapshot& hw, const BudgetReserve& reserve) {
+    return makeBudget(hw, reserve, BudgetKind::Capacity);
+}
+
 MemoryBudget capacityBudget(const HardwareSnapshot& hw, Bytes extra_reserve) {
-    return makeBudget(hw, extra_reserve, BudgetKind::Capacity);
+    return capacityBudget(hw, BudgetReserve{extra_reserve, {}, 0});
+}
+
+MemoryBudget liveBudget(const HardwareSnapshot& hw, const BudgetReserve& reserve) {
+    return makeBudget(hw, reserve, BudgetKind::Live);
 }
 
 MemoryBudget liveBudget(const HardwareSnapshot& hw, Bytes extra_reserve) {
-    return makeBudget(hw, extra_reserve, BudgetKind::Live);
+    return liveBudget(hw, BudgetReserve{extra_reserve, {}, 0});
 }
 
 bool hasLiveFigures(const HardwareSnapshot& hw) {

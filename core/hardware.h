@@ -184,8 +184,20 @@ inline constexpr double kUmaUsableFraction = 0.80;
 // CPU only: the model may use 80 % of RAM. Not a knob.
 inline constexpr double kCpuOnlyUsableFraction = 0.80;
 
+// What a budget keeps out besides the margins: `extra` more free on the main host's first GPU (or
+// the pool: --reserve), and what the other models of a set hold (planModelSet prices each member
+// beside the ones before it): per device in llama.cpp's order (clusterDevices; a missing entry is
+// 0) and in host RAM. On unified memory both come out of the one pool.
+struct BudgetReserve {
+    Bytes extra = 0;
+    std::vector<Bytes> devices;
+    Bytes host = 0;
+};
+
+MemoryBudget capacityBudget(const HardwareSnapshot& hw, const BudgetReserve& reserve);
 MemoryBudget capacityBudget(const HardwareSnapshot& hw, Bytes extra_reserve);
 // Live: free memory right now, same margins. unknown=true when the snapshot has no live figure.
+MemoryBudget liveBudget(const HardwareSnapshot& hw, const BudgetReserve& reserve);
 MemoryBudget liveBudget(const HardwareSnapshot& hw, Bytes extra_reserve);
 bool hasLiveFigures(const HardwareSnapshot& hw);
 

@@ -69,6 +69,10 @@ struct PlanOptions {
     bool mmproj = false;               // load the multimodal projector
     std::optional<Bytes> mmproj_bytes; // --mmproj FILE size (overrides the model's figure)
     Bytes extra_reserve = 0;           // keep this much more free on GPU 0 (or the pool)
+    // What the other models of a set hold beside this one (planModelSet, model_set.h): per
+    // device in llama.cpp's order and in host RAM, kept out of this plan's budget.
+    std::vector<Bytes> beside_device_bytes;
+    Bytes beside_host_bytes = 0;
     Backend backend = Backend::Auto;
     LatencyProfile latency = LatencyProfile::Text; // KV spill restore budget
     // A window granted earlier (growth); the launch policy restores it when it still fits.

@@ -85,6 +85,8 @@ json optionsToJson(const PlanOptions& o) {
                                               : "auto"},
               {"mmproj", o.mmproj || o.mmproj_bytes.has_value()},
               {"extra_reserve_bytes", o.extra_reserve},
+              {"beside_device_bytes", o.beside_device_bytes},
+              {"beside_host_bytes", o.beside_host_bytes},
               {"backend", backendName(o.backend)},
               {"latency", o.latency == LatencyProfile::Voice ? "voice" : "text"},
               {"llama_version", llamaVersionName(o.llama_version)},
@@ -331,6 +333,27 @@ json planToJson(const Plan& plan) {
               {"config", plan.launch ? launchConfigToJson(*plan.launch) : json(nullptr)},
               {"rpc_servers", rpcServersToJson(plan)}}},
             {"notes", plan.notes}};
+}
+
+nlohmann::json modelSetToJson(const ModelSet& set) {
+    auto use = [](const SetUse& u) {
+        return nlohmann::json{{"name", u.name}, {"bytes", u.bytes}, {"usable_bytes", u.usable}};
+    };
+    nlohmann::json devices = nlohmann::json::array();
+    for (const SetUse& d : set.devices)
+        devices.push_back(use(d));
+    nlohmann::json plans = nlohmann::json::array();
+    for (const Plan& p : set.plans)
+        plans.push_back(planToJson(p));
+    return {{"schema", kModelSetSchema},
+            {"fits", set.fits},
+            {"resident", set.resident},
+            {"blocked", set.blocked >= 0 ? nlohmann::json(set.blocked) : nlohmann::json(nullptr)},
+            {"blocked_why", set.blocked_why},
+            {"devices", devices},
+            {"host", use(set.host)},
+            {"notes", set.notes},
+            {"plans", plans}};
 }
 
 } // namespace headroom

@@ -36,6 +36,10 @@ std::uint64_t contextLimit(const ModelShape& model, const PlanOptions& options);
 // (LlamaProfile::mtp_graph_archs), or an external MTP head is given.
 bool mtpDrafts(const ModelShape& model, LlamaVersion v);
 
+// What a plan's budget keeps out besides the margins: --reserve and what the other members of a
+// set hold beside it (PlanOptions::beside_device_bytes / beside_host_bytes).
+BudgetReserve budgetReserve(const PlanOptions& options);
+
 // Checks options against llama.cpp's own rules (e.g. a quantized V cache needs flash attention,
 // MLA needs equal K and V cache types) and ranges; names the option.
 Result<bool> validateOptions(const ModelShape& model, const PlanOptions& options);

@@ -38,6 +38,7 @@ struct ExportCommand {
     std::string port;
     int ttl = 0;
     std::string swap_id;
+    std::string swap_routing = "matrix";
 };
 
 const std::map<std::string, FitMode>& fitModes() {
@@ -99,15 +100,38 @@ int run(const ExportCommand& c) {
     for (const auto& id : c.ids)
         models.push_back({"", id});
     if (models.empty()) models.push_back({}); // buildPlan says "no model given"
-    std::vector<SwapModel> planned;
-    for (const ModelFlags& mf : models) {
-        auto plan = buildPlan(mf, c.hardware, c.options);
+    // Several models are priced together first (planModelSet), so the contexts written are
+    // ones the set holds at once; a set that does not fit together is planned model by model,
+    // and the groups say which of them may stay loaded together.
+    std::vector<Plan> plans;
+    if (models.size() > 1) {
+        auto set = buildModelSet(models, c.hardware, c.options);
+        if (!set) {
+            const Error& e = set.error();
+            return fail("export",
+                        e.details.empty() ? e.message : e.message + " (" + e.details + ")",
+                        exitCodeFor(e));
+        }
+        if (set->fits)
+            plans = std::move(set->plans);
+        else
+            std::cerr << "headroom-cli export: the models do not fit together (" << set->blocked_why
+                      << "); each is planned alone and grouped by what fits together\n";
+    }
+    for (size_t k = plans.size(); k < models.size(); ++k) {
+        auto plan = buildPlan(models[k], c.hardware, c.options);
         if (!plan) {
             const Error& e = plan.error();
             return fail("export",
                         e.details.empty() ? e.message : e.message + " (" + e.details + ")",
                         exitCodeFor(e));
         }
+        plans.push_back(std::move(*plan));
+    }
+    std::vector<SwapModel> planned;
+    for (size_t k = 0; k < models.size(); ++k) {
+        const ModelFlags& mf = models[k];
+        Plan* plan = &plans[k];
         LaunchExportOptions launch;
         launch.fit = fit;
         launch.model_path = models.size() == 1 ? c.model_path : std::string();
@@ -133,6 +157,7 @@ int run(const ExportCommand& c) {
     } else if (c.to == "llama-swap") {
         LlamaSwapOptions so;
         so.ttl_seconds = c.ttl;
+        so.routing = c.swap_routing == "groups" ? SwapRouting::Groups : SwapRouting::Matrix;
         text = llamaSwapYaml(planned, so);
     } else if (c.to == "router") {
         RouterPresetOptions ro;
@@ -209,6 +234,11 @@ CommandRegistrar reg(
         g->add_option("--port", cmd->port, "llama-server --port (llama-server target)");
         g->add_option("--ttl", cmd->ttl,
                       "llama-swap: seconds idle before unloading, 0 = never (default 0)");
+        g->add_option("--swap-routing", cmd->swap_routing,
+                      "llama-swap with several models: matrix (the sets that may run together, "
+                      "default) or groups (groups whose members stay loaded together, swap: "
+                      "false)")
+            ->check(CLI::IsMember({"matrix", "groups"}));
         g->add_option("--swap-id", cmd->swap_id,
                       "llama-swap: the model id (default: catalog id or GGUF file name)");
         sub.add_option("MODEL", cmd->paths,

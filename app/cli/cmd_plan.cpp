@@ -1,4 +1,5 @@
-// headroom-cli plan: every context rung of one model on one machine, as a table or JSON.
+// headroom-cli plan: every context rung of one model on one machine, as a table or JSON; or
+// several models priced together (a set: planModelSet).
 #include "commands.h"
 #include "gguf/gguf_reader.h"
 #include "plan_args.h"
@@ -18,7 +19,10 @@ namespace headroom::cli {
 namespace {
 
 struct PlanCommand {
-    ModelFlags model;
+    // MODEL… and --model ID…: one model, or several priced together (a set).
+    std::vector<std::string> paths;
+    std::vector<std::string> ids;
+    ModelFlags model; // the one model, when only one is given
     HardwareFlags hardware;
     OptionFlags options;
     bool json = false;
@@ -97,11 +101,37 @@ int runMoeCurve(const PlanCommand& cmd) {
     return kExitOk;
 }
 
+// Several models: the set's summary and every member's launch, or the set as JSON.
+int runSet(const PlanCommand& cmd) {
+    std::vector<ModelFlags> models;
+    for (const auto& p : cmd.paths)
+        models.push_back({p, ""});
+    for (const auto& id : cmd.ids)
+        models.push_back({"", id});
+    auto set = buildModelSet(models, cmd.hardware, cmd.options);
+    if (!set) {
+        const Error& e = set.error();
+        return fail("plan", e.details.empty() ? e.message : e.message + " (" + e.details + ")",
+                    exitCodeFor(e));
+    }
+    if (cmd.json)
+        std::cout << dumpJson(modelSetToJson(*set)) << "\n";
+    else
+        std::cout << formatModelSet(*set);
+    return kExitOk;
+}
+
 CommandRegistrar
     reg("plan", "price every context rung of a model on a machine and choose the launch",
         [](CLI::App& sub) -> std::function<int()> {
             auto cmd = std::make_shared<PlanCommand>();
-            addModelFlags(sub, cmd->model);
+            sub.add_option("MODEL", cmd->paths,
+                           "GGUF files (first part of a split model), https:// or hf: "
+                           "references; several are priced together");
+            sub.add_option("--model", cmd->ids,
+                           "catalog ids, optionally with a quant: qwen3-30b-a3b:Q8_0 "
+                           "(repeatable: several models are priced together, one llama-server "
+                           "each)");
             addHardwareFlags(sub, cmd->hardware);
             addOptionFlags(sub, cmd->options);
             sub.add_flag("--json", cmd->json, "print the plan as JSON (schema headroom.plan/1)");
@@ -122,7 +152,25 @@ CommandRegistrar
             sub.footer(
                 "Exit codes: 0 plan made (a refused rung is still an answer), 2 bad arguments, "
                 "3 unreadable model file, 4 probe failed.");
+            addParseCheck(sub, [cmd]() -> std::optional<Error> {
+                if (cmd->paths.size() + cmd->ids.size() <= 1) return std::nullopt;
+                if (cmd->paths.size() + cmd->ids.size() > kMaxSetModels)
+                    return makeError(ErrorCode::InvalidArgument, "a set plans at most " +
+                                                                     std::to_string(kMaxSetModels) +
+                                                                     " models together");
+                if (cmd->moe_curve)
+                    return makeError(ErrorCode::InvalidArgument,
+                                     "--moe-curve prices one model; give one");
+                if (!cmd->fit_target.empty() || cmd->fit_ctx)
+                    return makeError(ErrorCode::InvalidArgument,
+                                     "--fit-target and --fit-ctx simulate one model's --fit; "
+                                     "give one model");
+                return std::nullopt;
+            });
             return [cmd]() -> int {
+                if (cmd->paths.size() + cmd->ids.size() > 1) return runSet(*cmd);
+                if (!cmd->paths.empty()) cmd->model.path = cmd->paths.front();
+                if (!cmd->ids.empty()) cmd->model.model_id = cmd->ids.front();
                 if (cmd->moe_curve) return runMoeCurve(*cmd);
                 auto plan = buildPlan(cmd->model, cmd->hardware, cmd->options);
                 if (!plan) {
@@ -149,11 +197,10 @@ CommandRegistrar
 
 } // namespace
 
-Result<Plan> buildPlan(const ModelFlags& mf, const HardwareFlags& hf, const OptionFlags& of) {
-    auto options = resolveOptions(of);
-    if (!options) return options.error();
-    auto hw = resolveHardware(hf);
-    if (!hw) return hw.error();
+namespace {
+
+// One model and its options as a plan takes them: the --mmproj file read and checked.
+Result<SetMember> resolveMember(const ModelFlags& mf, const OptionFlags& of, PlanOptions options) {
     auto model = resolveModel(mf);
     if (!model) return model.error();
     if (!of.mmproj.empty() && of.mmproj != "on") {
@@ -174,13 +221,45 @@ Result<Plan> buildPlan(const ModelFlags& mf, const HardwareFlags& hf, const Opti
                                       : "general.architecture = " + projector->architecture()) +
                                  ", not clip)",
                              "give the mmproj-*.gguf file that belongs to the model");
-        options->mmproj_bytes = projector->file_bytes;
+        options.mmproj_bytes = projector->file_bytes;
     } else if (of.mmproj == "on" && model->mmproj_bytes == 0) {
         return makeError(ErrorCode::InvalidArgument,
                          "--mmproj on: model '" + model->id + "' has no projector in the catalog",
                          "give the projector file: --mmproj FILE.gguf");
     }
-    return makePlan(*model, *hw, *options);
+    return SetMember{std::move(*model), std::move(options)};
+}
+
+} // namespace
+
+Result<Plan> buildPlan(const ModelFlags& mf, const HardwareFlags& hf, const OptionFlags& of) {
+    auto options = resolveOptions(of);
+    if (!options) return options.error();
+    auto hw = resolveHardware(hf);
+    if (!hw) return hw.error();
+    auto member = resolveMember(mf, of, *options);
+    if (!member) return member.error();
+    return makePlan(member->model, *hw, member->options);
+}
+
+Result<ModelSet> buildModelSet(const std::vector<ModelFlags>& models, const HardwareFlags& hf,
+                               const OptionFlags& of) {
+    if (!of.mmproj.empty() && of.mmproj != "on")
+        return makeError(ErrorCode::InvalidArgument,
+                         "--mmproj FILE names one model's projector, but " +
+                             std::to_string(models.size()) + " models are given",
+                         "plan the model with its projector alone, or use --mmproj on");
+    auto options = resolveOptions(of);
+    if (!options) return options.error();
+    auto hw = resolveHardware(hf);
+    if (!hw) return hw.error();
+    std::vector<SetMember> members;
+    for (const ModelFlags& mf : models) {
+        auto member = resolveMember(mf, of, *options);
+        if (!member) return member.error();
+        members.push_back(std::move(*member));
+    }
+    return planModelSet(members, *hw);
 }
 
 } // namespace headroom::cli

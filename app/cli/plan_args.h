@@ -4,6 +4,7 @@
 
 #include "hardware.h"
 #include "launch/placement_flags.h"
+#include "model_set.h"
 #include "model_shape.h"
 #include "options.h"
 #include "plan.h"
@@ -81,5 +82,8 @@ Result<ModelShape> resolveModel(const ModelFlags& f);
 
 // Resolves all three and plans; the single path every command takes to a Plan.
 Result<Plan> buildPlan(const ModelFlags& mf, const HardwareFlags& hf, const OptionFlags& of);
+// Several models on the same hardware and options, priced together (planModelSet).
+Result<ModelSet> buildModelSet(const std::vector<ModelFlags>& models, const HardwareFlags& hf,
+                               const OptionFlags& of);
 
 } // namespace headroom::cli

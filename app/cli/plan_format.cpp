@@ -267,4 +267,51 @@ std::string formatPlanTable(const Plan& plan) {
     return out.str();
 }
 
+std::string formatModelSet(const ModelSet& set) {
+    std::ostringstream out;
+    const Plan& first = set.plans.front();
+    out << set.plans.size() << " models on " << first.hardware.label
+        << ", priced together (one llama-server each):\n";
+    for (size_t k = 0; k < set.plans.size(); ++k) {
+        const Plan& p = set.plans[k];
+        out << "  " << k + 1 << ". " << pad(p.model.name.empty() ? p.model.id : p.model.name, 34);
+        if (!p.launch || p.decision.rung_index < 0) {
+            out << " does not run\n";
+            continue;
+        }
+        const Rung& r = p.rungs[static_cast<size_t>(p.decision.rung_index)];
+        out << " -c " << pad(std::to_string(r.requested_context), 8) << " "
+            << pad(verdictName(r.verdict), 9);
+        for (size_t d = 0; d < r.devices.size(); ++d)
+            out << "  " << shortDeviceName(p, d) << " " << gib(r.devices[d].bytes) << " GiB";
+        out << "  RAM " << gib(r.host_bytes) << " GiB\n";
+    }
+    out << "Together (GiB used / usable):";
+    for (size_t d = 0; d < set.devices.size(); ++d)
+        out << (d ? "," : "") << " " << shortDeviceName(first, d) << " "
+            << gib(set.devices[d].bytes) << " / "
+            << gib(static_cast<Bytes>(std::max<SignedBytes>(0, set.devices[d].usable)));
+    if (!first.budget.uma)
+        out << (set.devices.empty() ? " " : ", ") << "RAM " << gib(set.host.bytes) << " / "
+            << gib(static_cast<Bytes>(std::max<SignedBytes>(0, set.host.usable)));
+    out << "\n"
+        << (set.resident ? "The set fits with every model resident.\n"
+            : set.fits   ? "The set fits, with part of a model in system RAM.\n"
+                         : "The set does not fit: " + set.blocked_why + "\n");
+    for (size_t k = 0; k < set.plans.size(); ++k) {
+        const Plan& p = set.plans[k];
+        if (!p.launch || !set.fits) continue;
+        out << "Launch " << k + 1 << ": llama-server -m MODEL" << k + 1 << ".gguf";
+        for (const auto& a : llamaServerArgs(*p.launch))
+            out << " " << (a.find_first_of("\\|()* ") != std::string::npos ? "'" + a + "'" : a);
+        out << "\n";
+    }
+    out << "\nNotes:\n";
+    for (const auto& n : set.notes)
+        out << "  - " << n << "\n";
+    out << "  - --json gives every member's whole plan (rungs, refusals, remedies), each priced "
+           "beside the ones before it\n";
+    return out.str();
+}
+
 } // namespace headroom::cli

@@ -10,6 +10,10 @@
 
 namespace headroom {
 
+BudgetReserve budgetReserve(const PlanOptions& options) {
+    return {options.extra_reserve, options.beside_device_bytes, options.beside_host_bytes};
+}
+
 namespace detail {
 
 ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const HardwareSnapshot& hw,
@@ -61,7 +65,7 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     r.pinned = o.pinned;
     // resolve() runs for every rung and posture: the devices' names only where -ot needs them.
     if (!o.pinned.tensor_overrides.empty()) {
-        const auto names = deviceBufferNames(capacityBudget(hw, o.extra_reserve));
+        const auto names = deviceBufferNames(capacityBudget(hw, budgetReserve(o)));
         if (auto moves = tensorMoves(model, o.pinned.tensor_overrides, &names))
             r.pinned_moves = *moves;
     } else {
@@ -199,6 +203,16 @@ Result<bool> validateOptions(const ModelShape& model, const PlanOptions& o) {
         return bad("--parallel must be between 1 and 256 (llama.cpp's LLAMA_MAX_SEQ)");
     if (o.context && *o.context > 0 && *o.context < 256)
         return bad("--ctx-size must be 0 (native) or at least 256");
+    // A set's other members (planModelSet): at most one figure per device llama.cpp can use, each
+    // a plausible size (budgets stay far from wrapping).
+    if (o.beside_device_bytes.size() > kMaxDevices)
+        return bad("the other models' memory names " +
+                   std::to_string(o.beside_device_bytes.size()) +
+                   " devices, more than llama.cpp's " + std::to_string(kMaxDevices));
+    if (o.beside_host_bytes > kMaxPlausibleBytes ||
+        std::any_of(o.beside_device_bytes.begin(), o.beside_device_bytes.end(),
+                    [](Bytes b) { return b > kMaxPlausibleBytes; }))
+        return bad("the other models' memory is not a plausible size");
     // llama_init_from_model: "V cache quantization requires flash_attn".
     if (isQuantizedCacheType(o.cache_type_v) && o.flash_attn == FlashAttn::Off)
         return bad("a quantized V cache (-ctv " + std::string(ggmlTypeName(o.cache_type_v)) +
@@ -233,7 +247,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
                 " proportions but the machine has " + std::to_string(n_devices) + " GPU(s)",
             "give one proportion per GPU, e.g. -ts 3,1 for two");
     // -ot targets by this machine's buffer types (CUDA0, Vulkan1, …).
-    const auto device_names = detail::deviceBufferNames(capacityBudget(hw, options.extra_reserve));
+    const auto device_names = detail::deviceBufferNames(capacityBudget(hw, budgetReserve(options)));
     if (auto m = detail::tensorMoves(model, options.pinned.tensor_overrides, &device_names); !m)
         return m.error();
 
@@ -241,7 +255,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     plan.model = model;
     plan.hardware = hw;
     plan.options = options;
-    plan.budget = capacityBudget(hw, options.extra_reserve);
+    plan.budget = capacityBudget(hw, budgetReserve(options));
     // The backend and projector do not depend on the posture: one resolution serves both.
     const ResolvedOptions fixed_terms = resolve(model, options, hw, Posture::Plain);
     const size_t notes_before = plan.notes.size();
@@ -404,7 +418,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         // Narrow to live free memory (Hermes fit_to_free_memory): a fresh plan_launch on the live
         // budget — no requested-window restore, and the posture chosen again — and only the window
         // moves, only down, never below the floor, and never onto a spilled placement.
-        MemoryBudget live = liveBudget(hw, options.extra_reserve);
+        MemoryBudget live = liveBudget(hw, budgetReserve(options));
         std::vector<std::string> live_notes; // the capacity budget's notes already say it
         detail::keepRuntimeRoom(live, fixed_terms, live_notes);
         std::vector<PostureResult> now;

@@ -223,6 +223,48 @@ private slots:
         QVERIFY(one.err.contains("takes one model"));
     }
 
+    // The pair on an RTX 4090 at 16K, priced together (planModelSet): the llama-swap
+    // groups hold both in one group that stays loaded (swap: false), each entry's planned bytes
+    // summed stay within the card's budget, and the router preset holds both with their -c.
+    void aPairThatFitsTogetherExportsAsOneGroupThatStaysLoaded() {
+        const QStringList pair = {QStringLiteral("--model"),  QStringLiteral("qwen3-30b-a3b"),
+                                  QStringLiteral("--model"),  QStringLiteral("gpt-oss-20b"),
+                                  QStringLiteral("--preset"), QStringLiteral("rtx-4090"),
+                                  QStringLiteral("-c"),       QStringLiteral("16384")};
+        const Run swap =
+            runCli(QStringList{QStringLiteral("export"), QStringLiteral("--to"),
+                               QStringLiteral("llama-swap"), QStringLiteral("--swap-routing"),
+                               QStringLiteral("groups")} +
+                   pair);
+        QVERIFY2(swap.code == 0, qPrintable(swap.err));
+        const YAML::Node root = YAML::Load(swap.out.toStdString());
+        const YAML::Node groups = root["routing"]["router"]["settings"]["groups"];
+        QVERIFY(groups.IsMap());
+        QCOMPARE(groups.size(), std::size_t(1));
+        const YAML::Node g = groups.begin()->second;
+        QCOMPARE(g["swap"].as<bool>(), false);
+        QCOMPARE(g["members"].size(), std::size_t(2));
+        std::uint64_t card = 0;
+        std::int64_t budget = 0;
+        for (const char* id : {"qwen3-30b-a3b", "gpt-oss-20b"}) {
+            const YAML::Node h = root["models"][id]["metadata"]["headroom"];
+            QCOMPARE(h["context"].as<std::uint32_t>(), 16384u);
+            card += h["devices"][0]["bytes"].as<std::uint64_t>();
+            // The first model's budget is the card's; the second's is what the first leaves.
+            if (budget == 0) budget = h["devices"][0]["budget_bytes"].as<std::int64_t>();
+        }
+        QVERIFY(static_cast<std::int64_t>(card) <= budget);
+
+        const Run router = runCli(QStringList{QStringLiteral("export"), QStringLiteral("--to"),
+                                              QStringLiteral("router")} +
+                                  pair);
+        QVERIFY2(router.code == 0, qPrintable(router.err));
+        QVERIFY(router.out.contains("\n[qwen3-30b-a3b]\n"));
+        QVERIFY(router.out.contains("\n[gpt-oss-20b]\n"));
+        QCOMPARE(router.out.count("\nc = 16384\n"), 2);
+        QVERIFY(router.err.contains("--models-max 2"));
+    }
+
     void helpNamesEveryTargetAndTheExitCodes() {
         const Run r = runCli({QStringLiteral("export"), QStringLiteral("--help")});
         QCOMPARE(r.code, 0);

@@ -56,6 +56,53 @@ private slots:
         }
     }
 
+    // plan --model A --model B: the set as JSON (headroom.model-set/1), each member's whole plan
+    // inside, the per-device sums the members' chosen rungs added up; as a table, both launches.
+    void twoModelsArePricedTogetherAsASet() {
+        const QStringList pair = {"plan",     "--model",     "qwen3-30b-a3b",
+                                  "--model",  "gpt-oss-20b", "--preset",
+                                  "rtx-4090", "-c",          "16384"};
+        const auto json = runCli(pair + QStringList{"--json"});
+        QVERIFY2(json.code == 0, qPrintable(json.err));
+        const auto j = nlohmann::json::parse(json.out.toStdString());
+        QCOMPARE(j.at("schema").get<std::string>(), std::string("headroom.model-set/1"));
+        QVERIFY(j.at("fits").get<bool>());
+        QCOMPARE(j.at("plans").size(), size_t(2));
+        std::uint64_t card = 0;
+        for (const auto& p : j.at("plans")) {
+            QCOMPARE(p.at("schema").get<std::string>(), std::string("headroom.plan/1"));
+            const auto& rung = p.at("rungs").at(p.at("decision").at("rung_index").get<size_t>());
+            QCOMPARE(rung.at("requested_context").get<std::uint32_t>(), 16384u);
+            card += rung.at("devices").at(0).at("bytes").get<std::uint64_t>();
+        }
+        QCOMPARE(j.at("devices").at(0).at("bytes").get<std::uint64_t>(), card);
+        QVERIFY(static_cast<std::int64_t>(card) <=
+                j.at("devices").at(0).at("usable_bytes").get<std::int64_t>());
+        const auto table = runCli(pair);
+        QVERIFY2(table.code == 0, qPrintable(table.err));
+        QVERIFY(table.out.contains("priced together"));
+        QVERIFY(table.out.contains("Launch 1: llama-server"));
+        QVERIFY(table.out.contains("Launch 2: llama-server"));
+    }
+
+    // What prices one model only is refused with several, naming the flag; exit 2.
+    void flagsForOneModelAreRefusedWithSeveral_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("moe curve") << QStringList{"--moe-curve"} << "--moe-curve";
+        QTest::newRow("fit target") << QStringList{"--fit-target", "1024"} << "--fit-target";
+        QTest::newRow("projector file")
+            << QStringList{"--mmproj", "/nonexistent.gguf"} << "--mmproj";
+    }
+    void flagsForOneModelAreRefusedWithSeveral() {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, named);
+        const auto r = runCli(QStringList{"plan", "--model", "qwen3-4b", "--model", "qwen3-8b"} +
+                              kMachine + extra);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(named.toUtf8()), r.err.constData());
+    }
+
     void llamaEightBOnA24GibCardLaunchesAt128kResident() {
         const auto r =
             runCli(QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--json"} + kMachine);
