@@ -73,13 +73,23 @@ struct LayerShape {
     // The block's weights of two or more dimensions as the file stores them (ne[0] the input
     // width, ne[1] the output's, all experts of a routed one together), with their bytes: what a
     // copy of each to another backend takes (op offload). Empty for a catalog shape.
+    // What -sm tensor does with a matrix (llama_meta_device_get_split_state): attention and dense
+    // FFN projections and routed-expert banks are split over the devices, anything else (router,
+    // shared experts, SSM tensors) is mirrored.
+    enum class Split : std::uint8_t { Mirrored, Attention, Ffn, Experts };
     struct Matrix {
         std::uint64_t in = 0;
         std::uint64_t out = 0;
         Bytes bytes = 0;
         bool experts = false; // routed experts (experts_bytes)
+        Split split = Split::Mirrored;
     };
     std::vector<Matrix> matrices;
+    // ggml block sizes of attn_output's and ffn_down's (or ffn_down_exps's) types: -sm tensor
+    // splits attention and FFN at granularities made from them (get_split_granularity). 0 = not
+    // known (a catalog shape).
+    std::uint32_t attn_output_block = 0;
+    std::uint32_t ffn_down_block = 0;
     // The block's ssm_a (LLM_TENSOR_SSM_A, the weight ggml_ssm_scan reads), part of attn_bytes: a
     // backend that cannot run the block's scan keeps it in host memory (vulkan_pricing.cpp).
     Bytes ssm_a_bytes = 0;

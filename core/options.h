@@ -42,7 +42,7 @@ struct PinnedPlacement {
     bool cpu_moe = false;                         // --cpu-moe
     std::vector<TensorOverride> tensor_overrides; // -ot REGEX=DEV, …
     std::vector<double> tensor_split;             // -ts a,b,…
-    std::optional<SplitMode> split_mode;          // -sm layer|row|none
+    std::optional<SplitMode> split_mode;          // -sm layer|row|none|tensor
 
     // True when the placement is the user's: any flag but a lone `-ngl auto`.
     bool pinsPlacement() const {

@@ -116,8 +116,8 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     m_ts->setMaximumWidth(70);
     m_sm = named(new QComboBox, "splitModeCombo", tr("Split mode"),
                  tr("-sm: how several GPUs share the model (default: layer, not written)"));
-    m_sm->addItems(
-        {tr("default"), QStringLiteral("layer"), QStringLiteral("row"), QStringLiteral("none")});
+    m_sm->addItems({tr("default"), QStringLiteral("layer"), QStringLiteral("row"),
+                    QStringLiteral("none"), QStringLiteral("tensor")});
     m_rope = named(new QComboBox, "ropeScalingCombo", tr("RoPE scaling"),
                    tr("--rope-scaling: YaRN (or linear) scaling makes scale × the original context "
                       "usable, past the trained context"));

@@ -161,7 +161,8 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
         ->allow_extra_args(false);
     p->add_option("--tensor-split", f.placement.tensor_split,
                   "-ts: proportions of the layers per GPU, e.g. 3,1");
-    p->add_option("--split-mode", f.placement.split_mode, "-sm: layer (default), row or none");
+    p->add_option("--split-mode", f.placement.split_mode,
+                  "-sm: layer (default), row, none or tensor (v0.5.0 tensor parallelism)");
     addParseCheck(app, [&f]() -> std::optional<Error> {
         auto options = resolveOptions(f);
         return options ? std::nullopt : std::optional<Error>(options.error());

@@ -88,6 +88,7 @@ CatalogParamSplit catalogTypedSplit(const CatalogEntry& e, FileType ftype) {
     for (std::uint32_t il = 0; il < e.n_layer; ++il) {
         const auto layer = static_cast<std::int32_t>(il);
         std::uint64_t attn = 0, ffn = 0, experts = 0;
+        std::uint32_t attn_block = 0;
         const std::int64_t nh = e.n_head[il];
         if (e.recurrent.matches(il, n_trunk)) {
             // The mixer's matrices read the block's input: typed at the mixture's base.
@@ -116,6 +117,10 @@ CatalogParamSplit catalogTypedSplit(const CatalogEntry& e, FileType ftype) {
             attn += typed(TensorRole::AttnK, d, nkv * hk, layer);
             attn += typed(TensorRole::AttnV, d, nkv * hv, layer, false, v_index++, n_attn_v);
             attn += typed(TensorRole::AttnOutput, nh * hv, d, layer);
+            attn_block =
+                ggmlTypeInfo(
+                    quantizedType(ftype, m, {TensorRole::AttnOutput, nh * hv, false, layer, 0, 0}))
+                    .block_elems;
         }
         const bool moe_layer = e.n_expert > 0 && il >= e.dense_lead;
         auto projections = [&](std::int64_t width, std::uint64_t copies, bool bank) {
@@ -126,6 +131,13 @@ CatalogParamSplit catalogTypedSplit(const CatalogEntry& e, FileType ftype) {
             b += typed(TensorRole::FfnDown, width, d * copies, layer, bank);
             return b;
         };
+        const std::int64_t down_width = moe_layer ? e.n_ff_exp : e.n_ff[il];
+        const std::uint32_t down_block =
+            down_width > 0 ? ggmlTypeInfo(quantizedType(ftype, m,
+                                                        {TensorRole::FfnDown, down_width, moe_layer,
+                                                         layer, 0, 0}))
+                                 .block_elems
+                           : 0;
         if (moe_layer) {
             experts = projections(e.n_ff_exp, e.n_expert, true);
             ffn = projections(e.n_ff_shexp, e.n_expert_shared, false) +
@@ -136,6 +148,8 @@ CatalogParamSplit catalogTypedSplit(const CatalogEntry& e, FileType ftype) {
         s.attn.push_back(attn);
         s.ffn.push_back(ffn);
         s.experts.push_back(experts);
+        s.attn_output_block.push_back(attn_block);
+        s.ffn_down_block.push_back(down_block);
     }
     return s;
 }
@@ -279,6 +293,10 @@ ModelShape catalogShapeOnly(const CatalogEntry& e, const CatalogQuant& q) {
             s.layers[il].attn_bytes = parts[2 + 3 * il];
             s.layers[il].ffn_bytes = parts[3 + 3 * il];
             s.layers[il].experts_bytes = parts[4 + 3 * il];
+            if (il < by.attn_output_block.size()) {
+                s.layers[il].attn_output_block = by.attn_output_block[il];
+                s.layers[il].ffn_down_block = by.ffn_down_block[il];
+            }
         }
         s.notes.push_back(
             "weights: file size from the catalog (" + q.source + "), split over tensors " +

@@ -28,6 +28,9 @@ Bytes catalogHeaderEstimate(const CatalogEntry& entry, Bytes file_bytes);
 struct CatalogParamSplit {
     std::uint64_t token_embd = 0, output = 0;
     std::vector<std::uint64_t> attn, ffn, experts; // per layer
+    // catalogTypedSplit only: per layer, the ggml block sizes of attn_output's and ffn_down's (or
+    // ffn_down_exps's) types (LayerShape::attn_output_block, ffn_down_block); 0 = none.
+    std::vector<std::uint32_t> attn_output_block, ffn_down_block;
 };
 CatalogParamSplit catalogParamSplit(const CatalogEntry& entry);
 

@@ -1171,6 +1171,23 @@ std::optional<std::pair<std::uint32_t, std::string_view>> blockOf(std::string_vi
     return std::make_pair(static_cast<std::uint32_t>(il), name.substr(i + 1));
 }
 
+// What -sm tensor does with a block's matrix (llama.cpp v0.5.0 src/llama-model.cpp
+// get_tensor_config, patterns matched against the whole name): Q, K, V and the output projection,
+// the dense FFN's up, gate and down and the routed-expert banks are split; anything else (the
+// router, shared experts, fused or SSM tensors this table does not split) is mirrored.
+LayerShape::Split tensorSplitOf(std::string_view rest) {
+    using S = LayerShape::Split;
+    for (std::string_view n :
+         {"attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_output.weight"})
+        if (rest == n) return S::Attention;
+    for (std::string_view n : {"ffn_up.weight", "ffn_gate.weight", "ffn_down.weight"})
+        if (rest == n) return S::Ffn;
+    for (std::string_view n :
+         {"ffn_up_exps.weight", "ffn_gate_exps.weight", "ffn_down_exps.weight"})
+        if (rest == n) return S::Experts;
+    return S::Mirrored;
+}
+
 std::uint64_t elementCount(const GgufTensorDesc& t) {
     if (t.dims.empty()) return 0;
     std::uint64_t n = 1;
@@ -1189,8 +1206,13 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
             if (blk->first < shape.nLayer()) {
                 LayerShape& l = shape.layers[blk->first];
                 if (t.dims.size() >= 2)
-                    l.matrices.push_back(
-                        {t.dims[0], t.dims[1], t.bytes, isRoutedExpertTensor(blk->second)});
+                    l.matrices.push_back({t.dims[0], t.dims[1], t.bytes,
+                                          isRoutedExpertTensor(blk->second),
+                                          tensorSplitOf(blk->second)});
+                if (blk->second == "attn_output.weight")
+                    l.attn_output_block = ggmlTypeInfo(t.type).block_elems;
+                if (blk->second == "ffn_down.weight" || blk->second == "ffn_down_exps.weight")
+                    l.ffn_down_block = ggmlTypeInfo(t.type).block_elems;
                 if (blk->second == "ssm_a" && t.dims.size() >= 2) {
                     // LLM_TENSOR_SSM_A ("blk.%d.ssm_a", no suffix), ggml_ssm_scan's weight:
                     // Mamba-1's is [d_state, d_inner], Mamba-2's [1, n_head]. The 1-D ssm_a of
@@ -1226,8 +1248,7 @@ void assignTensorBytes(const ShapeInput& in, ModelShape& shape) {
             if (t.name == "per_layer_model_proj.weight" || t.name == "per_layer_proj_norm.weight")
                 shape.first_block_bytes = satAdd(shape.first_block_bytes, t.bytes);
             if (t.name == "rope_freqs.weight" || t.name == "rope_factors_long.weight" ||
-                t.name == "rope_factors_short.weight")
-            {
+                t.name == "rope_factors_short.weight") {
                 shape.rope_factors_bytes = std::max(shape.rope_factors_bytes, t.bytes);
                 shape.rope_factors_all_bytes = satAdd(shape.rope_factors_all_bytes, t.bytes);
             }

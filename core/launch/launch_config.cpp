@@ -49,6 +49,8 @@ const char* splitModeName(SplitMode m) {
         return "row";
     case SplitMode::None:
         return "none";
+    case SplitMode::Tensor:
+        return "tensor";
     }
     return "layer";
 }
@@ -76,6 +78,7 @@ std::optional<SplitMode> parseSplitMode(std::string_view text) {
     if (text == "layer") return SplitMode::Layer;
     if (text == "row") return SplitMode::Row;
     if (text == "none") return SplitMode::None;
+    if (text == "tensor") return SplitMode::Tensor;
     return std::nullopt;
 }
 

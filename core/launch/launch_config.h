@@ -21,8 +21,10 @@ namespace headroom {
 enum class FlashAttn { Auto, On, Off };
 const char* flashAttnName(FlashAttn f);
 
-// -sm layer|row|none (llama_split_mode): how several GPUs share the model.
-enum class SplitMode { Layer, Row, None };
+// -sm layer|row|none|tensor (llama_split_mode): how several GPUs share the model. tensor is
+// llama.cpp v0.5.0's tensor parallelism (LLAMA_SPLIT_MODE_TENSOR: every offloaded layer's
+// matrices and KV split over all devices, ggml-backend-meta.cpp).
+enum class SplitMode { Layer, Row, None, Tensor };
 const char* splitModeName(SplitMode m);
 std::optional<SplitMode> parseSplitMode(std::string_view text);
 

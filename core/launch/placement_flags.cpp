@@ -39,7 +39,7 @@ Result<PinnedPlacement> readPlacementFlags(const PlacementFlags& f) {
     }
     if (!f.split_mode.empty()) {
         auto sm = parseSplitMode(f.split_mode);
-        if (!sm) return badFlag("-sm/--split-mode", f.split_mode, "layer, row, none");
+        if (!sm) return badFlag("-sm/--split-mode", f.split_mode, "layer, row, none, tensor");
         p.split_mode = *sm;
     }
     return p;

@@ -17,7 +17,7 @@ struct PlacementFlags {
     bool cpu_moe = false;                     // --cpu-moe
     std::vector<std::string> override_tensor; // -ot REGEX=DEV[,…], one entry per flag
     std::string tensor_split;                 // -ts a,b,… ("": not given)
-    std::string split_mode;                   // -sm layer|row|none ("": not given)
+    std::string split_mode;                   // -sm layer|row|none|tensor ("": not given)
 };
 
 // An error names the flag and the accepted forms (exit 2 in the CLI, an inline message in the GUI).

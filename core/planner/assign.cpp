@@ -187,9 +187,14 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     // layer lands there and the other devices load nothing.
     const bool single = choice.split_mode == SplitMode::None;
     const bool row = choice.split_mode == SplitMode::Row && n_dev > 1;
+    // -sm tensor: llama_prepare_model_devices makes one Meta device of every GPU, so every
+    // offloaded layer is on it; priced on device 0 as one device would hold it, then spread
+    // (spreadTensorParallel).
+    const bool tensor = choice.split_mode == SplitMode::Tensor && n_dev > 1;
     const std::vector<double> cumulative =
-        single ? std::vector<double>(n_dev, 1.0)
-               : cumulativeSplit(choice.split.empty() ? plannedSplit(budget) : choice.split, n_dev);
+        single || tensor
+            ? std::vector<double>(n_dev, 1.0)
+            : cumulativeSplit(choice.split.empty() ? plannedSplit(budget) : choice.split, n_dev);
     const std::uint32_t n_layer_all = model.nLayer();
     std::vector<bool> dev_has_layers(n_dev, false);
     bool host_has_layers = false;
@@ -294,9 +299,8 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     // Rope factors (rope_freqs, rope_factors_long/short) are created by every block with
     // TENSOR_DUPLICATED after block 0, so llama_model_loader::create_tensor makes one copy per
     // buffer type that holds a block (ctx_for_buft), not one with the output layer.
-    const Bytes rope =
-        std::min(model.rope_factors_all_bytes,
-                 satSub(price.other_weights, price.first_block_weights));
+    const Bytes rope = std::min(model.rope_factors_all_bytes,
+                                satSub(price.other_weights, price.first_block_weights));
     if (rope > 0) {
         std::vector<bool> home(n_dev + 1, false); // devices, then the host
         for (const int d : layer_dev)
@@ -364,9 +368,17 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     }
     // Logits are copied out of the graph into a host buffer (llama_context::output_reserve).
     a.host.output = price.output;
-    if (devicePriced(opt, budget))
-        priceDeviceBuffers(a, model, price, opt, choice,
+    if (devicePriced(opt, budget)) {
+        // The Meta device offloads no op (its device interface has no offload_op).
+        ResolvedOptions o = opt;
+        if (tensor) o.op_offload = false;
+        priceDeviceBuffers(a, model, price, o, choice,
                            {layer_dev, dev_has_layers, host_has_layers, out_dev, pp});
+    }
+    if (tensor)
+        spreadTensorParallel(a, model, price, opt,
+                             choice.split.empty() ? std::vector<double>{} : choice.split, layer_dev,
+                             out_dev);
     for (auto& t : a.devices)
         t.compute = scaledUp(t.compute, opt.device_compute_factor);
     a.host.compute = scaledUp(a.host.compute, opt.host_compute_factor);

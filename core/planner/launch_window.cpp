@@ -192,6 +192,50 @@ int findRung(const std::vector<Rung>& rungs, std::uint32_t requested) {
 
 } // namespace
 
+namespace {
+
+// -sm tensor as llama.cpp v0.5.0 allows it, and as far as Headroom prices it.
+Result<bool> tensorParallelPriced(const ModelShape& model, const PlanOptions& o) {
+    auto bad = [](std::string m, std::string d = {}) {
+        return makeError(ErrorCode::InvalidArgument, std::move(m), std::move(d));
+    };
+    if (o.llama_version == LlamaVersion::V0_4_0)
+        return bad("-sm tensor is llama.cpp v0.5.0's tensor parallelism; v0.4.0 has no such mode",
+                   "use --llama-version v0.5.0, or -sm layer");
+    // llama_init_from_model: "SPLIT_MODE_TENSOR requires flash_attn to be enabled" (auto turns it
+    // on).
+    if (o.flash_attn == FlashAttn::Off)
+        return bad("-sm tensor requires flash attention (llama.cpp refuses -fa off with it)",
+                   "use -fa on or auto");
+    // llm_arch_supports_sm_tensor (src/llama-arch.cpp): the architectures llama_model's
+    // constructor refuses ("LLAMA_SPLIT_MODE_TENSOR not implemented for architecture").
+    static constexpr std::string_view kRefused[] = {
+        "grok",          "mpt",         "plamo2",     "minicpm3",   "gemma3n",
+        "mamba",         "mamba2",      "jamba",      "falcon-h1",  "olmo2",
+        "olmoe",         "deepseek2",   "deepseek32", "hy_v4",      "dots3note",
+        "glm-dsa",       "bitnet",      "t5",         "nemotron_h", "nemotron_h_moe",
+        "granitehybrid", "minimax-01",  "minimax-m2", "minimax-m3", "mistral4",
+        "kimi-linear",   "bailingmoe3", "kimi-k3",    "qwen3tts",   "qwen4exp"};
+    for (std::string_view a : kRefused)
+        if (model.architecture == a)
+            return bad("llama.cpp v0.5.0 has no -sm tensor for architecture '" +
+                           model.architecture + "'",
+                       "use -sm layer or row");
+    // What the planner splits: attention and FFN blocks. Recurrent state, MLA and tensor
+    // overrides under tensor parallelism are not priced, so refused rather than guessed.
+    for (const LayerShape& l : model.layers)
+        if (l.isRecurrent() || l.isMla() || l.recurrent_r > 0 || l.recurrent_s > 0)
+            return bad("-sm tensor is not priced for '" + model.architecture +
+                           "': its recurrent or MLA blocks split in ways Headroom does not model",
+                       "use -sm layer or row");
+    if (!o.pinned.tensor_overrides.empty() || o.pinned.cpu_moe || o.pinned.n_cpu_moe)
+        return bad("-sm tensor with -ot, --cpu-moe or --n-cpu-moe is not priced",
+                   "give the placement with -ngl alone under -sm tensor");
+    return true;
+}
+
+} // namespace
+
 Result<bool> validateOptions(const ModelShape& model, const PlanOptions& o) {
     auto bad = [](std::string m, std::string d = {}) {
         return makeError(ErrorCode::InvalidArgument, std::move(m), std::move(d));
@@ -231,6 +275,8 @@ Result<bool> validateOptions(const ModelShape& model, const PlanOptions& o) {
                    "e.g. --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768");
     if (o.pinned.cpu_moe && o.pinned.n_cpu_moe)
         return bad("give --cpu-moe or --n-cpu-moe, not both");
+    if (o.pinned.split_mode == SplitMode::Tensor)
+        if (auto ok = tensorParallelPriced(model, o); !ok) return ok.error();
     return true;
 }
 

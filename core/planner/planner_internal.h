@@ -63,6 +63,18 @@ bool pipelineParallel(const ModelShape& model, const ResolvedOptions& opt,
 Assignment assign(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
                   const MemoryBudget& budget, const PlacementChoice& choice);
 // Where assign() put each block and the output, for the backend-specific passes after it.
+// -sm tensor: each device's share of ne elements split at `granularity` by the proportions `ts`
+// (empty or all zero: equal), the chunks rotated by `rotation` (llama_meta_device_get_split_state).
+std::vector<std::int64_t> tensorShares(std::int64_t ne, std::int64_t granularity,
+                                       const std::vector<double>& ts, std::size_t n,
+                                       std::size_t rotation);
+// Spreads what assign() priced on device 0 for the Meta-placed layers over every device the way
+// llama.cpp v0.5.0's tensor parallelism allocates it: split matrices and KV by shares, everything
+// else mirrored, the whole compute buffer on each device, and the all-reduce scratch.
+void spreadTensorParallel(Assignment& a, const ModelShape& model, const ContextPrice& price,
+                          const ResolvedOptions& opt, const std::vector<double>& ts,
+                          const std::vector<int>& layer_dev, int out_dev);
+
 struct DeviceLayout {
     std::vector<int> layer_dev;       // per block: device index, -1 = host
     std::vector<bool> dev_has_layers; // per device

@@ -291,22 +291,31 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     r.placement.override_tensor = policy::hybridFfnOverride(r.placement.ffn_blocks_to_host);
     r.placement.pinned = pinned;
     r.placement.split_mode = choice.split_mode;
-    r.placement.tensor_split =
-        choice.split.empty() && budget.devices.size() > 1 && choice.split_mode != SplitMode::None
-            ? plannedSplit(budget)
-            : choice.split;
+    // -sm tensor's default is an equal split (llama_meta_device_get_split_state with no -ts), so
+    // nothing is written for it.
+    r.placement.tensor_split = choice.split.empty() && budget.devices.size() > 1 &&
+                                       choice.split_mode != SplitMode::None &&
+                                       choice.split_mode != SplitMode::Tensor
+                                   ? plannedSplit(budget)
+                                   : choice.split;
+    const bool tensor = choice.split_mode == SplitMode::Tensor;
     const std::vector<double> cumulative =
-        choice.split_mode == SplitMode::None
+        choice.split_mode == SplitMode::None || tensor
             ? std::vector<double>(budget.devices.size(), 1.0)
             : cumulativeSplit(r.placement.tensor_split, budget.devices.size());
     r.placement.device_layers.assign(budget.devices.size(), 0);
     for (std::uint32_t il = 0; il <= n_layer_all; ++il) {
         int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
         if (d >= 0 && choice.split_mode == SplitMode::Row) d = 0;
-        if (d >= 0)
+        if (d >= 0 && tensor) {
+            // Every device holds a share of every layer on the Meta device.
+            for (auto& n : r.placement.device_layers)
+                ++n;
+        } else if (d >= 0) {
             ++r.placement.device_layers[static_cast<size_t>(d)];
-        else
+        } else {
             ++r.placement.host_layers;
+        }
     }
     if (model.isMoe()) {
         const Bytes per_layer = model.moe.n_expert;
