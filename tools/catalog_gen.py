@@ -201,6 +201,27 @@ M.append(dense("qwen3-next-80b-a3b-instruct", "Qwen3-Next 80B-A3B Instruct", "qw
          "n_ff_shexp": 512},
     active=3_000_000_000))
 
+# Qwen3-Coder-Next (qwen3next): its model card (the unsloth GGUF repo's copy, kept in a public
+# llama.cpp notes repo) gives Qwen3-Next-80B-A3B's shapes exactly -- hidden 2048, 48 layers as
+# 12 x (3 x Gated DeltaNet -> MoE, 1 x Gated Attention -> MoE), 16 Q / 2 KV heads of 256,
+# linear attention 32 V / 16 QK heads of 128, 512 experts of 512 (10 used) and 1 shared, 262144
+# tokens natively, 80B total / 3B active. The release note (ModelScope's write-up) says it is
+# built on Qwen3-Next-80B-A3B-Base, so the vocabulary is that model's too; the recurrent state
+# and mixer size follow from the same shapes as for the entry above. Size: a public hybrid-quant card's comparison row for the plain
+# llama.cpp Q4_K_M ("48.5e9", default embed and output; three digits, +-50 MB).
+QCN_CARD = "https://github.com/nerdpudding/llama_cpp/blob/2a76e8e89d604331380651de9aeb0c1b2d60f2cb/models/documentation/README_modelcard_qwen3_coder_next.md"
+QCN_SIZE = HF + "steampunque/Qwen3-Coder-Next-Hybrid-GGUF"
+M.append(dense("qwen3-coder-next", "Qwen3-Coder-Next (80B-A3B)", "qwen3next",
+    [HF + "Qwen/Qwen3-Coder-Next/blob/main/config.json", QCN_CARD,
+     "https://modelscope.csdn.net/698436937c1d88441d91f3e2.html", QCN_SIZE],
+    262144, 151936, 2048, 48, 0, 16, 2, 256, 80_000_000_000,
+    [q("Q4_K_M", 48_500_000_000, QCN_SIZE + "#comparison", 50_000_000)],
+    recurrent={"period": 4, "full_at": "end", "n_embd_r": 24576, "n_embd_s": 524288,
+               "mixer_params": 33_685_504},
+    moe={"n_expert": 512, "n_expert_used": 10, "n_expert_shared": 1, "n_ff_exp": 512,
+         "n_ff_shexp": 512},
+    active=3_000_000_000))
+
 # --- gpt-oss -----------------------------------------------------------------------------
 M.append(dense("gpt-oss-20b", "gpt-oss 20B", "gpt-oss",
     [HF + "openai/gpt-oss-20b/blob/main/config.json",
@@ -492,6 +513,20 @@ M.append(dense("phi-4", "Phi-4 14B", "phi3",
     [q("Q4_K_S", 8_440_762_560, HF + "microsoft/phi-4-gguf/blob/main/phi-4-Q4_K_S.gguf")] +
     [card(qn, gb, HF + "bartowski/phi-4-GGUF/blob/main/phi-4-" + qn + ".gguf")
      for qn, gb in [("Q4_K_M", 9.05), ("Q5_K_M", 10.60), ("Q6_K", 12.03), ("Q8_0", 15.58)]]))
+# Phi-4-reasoning: the model card ("Base model same as previously released Phi-4, 14B
+# parameters, dense decoder-only Transformer"; "Context length 32k tokens", as a model page
+# transcribes it with 40 layers, 10 KV heads of 128), so Phi-4's shapes above with a 32768
+# context (ApX's page for the -plus sibling: 32,768 tokens, hidden 5120, 40 layers, 40 / 10
+# heads, FFN 17920, vocab 100352). Sizes: bartowski's card as a public mirror prints it
+# (decimal GB, two places); the Q4_K_M row was not in the copy read, so it is left out.
+BPHIR = "bartowski/microsoft_Phi-4-reasoning-GGUF"
+M.append(dense("phi-4-reasoning", "Phi-4-reasoning 14B", "phi3",
+    [HF + "microsoft/Phi-4-reasoning/blob/main/config.json",
+     "https://www.fitmyllm.com/model/phi-4-reasoning-14b", "https://apxml.com/models/phi-4-reasoning-plus",
+     HF + BPHIR, "https://model.aibase.com/zh/models/details/1927649922535133184"],
+    32768, 100352, 5120, 40, 17920, 40, 10, 128, 14_700_000_000,
+    [card(qn, gb, HF + BPHIR + "/blob/main/microsoft_Phi-4-reasoning-" + qn + ".gguf")
+     for qn, gb in [("Q5_K_M", 10.60), ("Q6_K", 12.03), ("Q8_0", 15.58)]]))
 
 
 # --- LLaMA (2023) -------------------------------------------------------------------------
