@@ -886,6 +886,18 @@ M.append(dense("glm-4.5-air", "GLM-4.5-Air (106B-A12B)", "glm4moe",
     moe={"n_expert": 128, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 1408,
          "n_ff_shexp": 1408, "dense_lead": 1},
     active=12_000_000_000))
+# GLM-4.5 itself: slime's GLM-4.5 recipe above (the shapes GLM-4.6 keeps), 131072 context as
+# for GLM-4.5-Air. Sizes: AesSedai's mainline-llama.cpp quants, named as the card names them
+# (default type - FFN up - FFN gate - FFN down expert types), which print llama.cpp's size line
+# in GiB with two decimals ("128.18 GiB (3.07 BPW)"; +-0.005 GiB).
+AES45 = HF + "AesSedai/GLM-4.5-GGUF"
+M.append(dense("glm-4.5", "GLM-4.5 (355B-A32B)", "glm4moe",
+    [HF + "zai-org/GLM-4.5/blob/main/config.json", SLIME["glm4.5-355B-A32B"], AES45,
+     "https://hf.barry1.top/AesSedai/GLM-4.5-GGUF"],
+    131072, 151552, 5120, 93, 12288, 96, 8, 128, 355_000_000_000,
+    [gib("Q6_K-Q2_K-Q2_K-Q3_K", "129.57 GiB", AES45 + "#llamacpp-imatrix-quantizations-of-zai-orgglm-45"),
+     gib("Q6_K-IQ2_S-IQ2_S-IQ3_S", "128.18 GiB", AES45 + "#llamacpp-imatrix-quantizations-of-zai-orgglm-45")],
+    nextn_layers=1, moe=GLM_MOE, active=32_000_000_000))
 M.append(dense("glm-4.6", "GLM-4.6 (355B-A32B)", "glm4moe",
     [HF + "zai-org/GLM-4.6/blob/main/config.json", SLIME["glm4.5-355B-A32B"],
      "http://hf.privai.fun/ubergarm/GLM-4.6-GGUF/resolve/main/README.md"],
