@@ -201,6 +201,27 @@ M.append(dense("qwen3-next-80b-a3b-instruct", "Qwen3-Next 80B-A3B Instruct", "qw
          "n_ff_shexp": 512},
     active=3_000_000_000))
 
+# Qwen3-Coder-Next (qwen3next): its model card (the unsloth GGUF repo's copy, kept in a public
+# llama.cpp notes repo) gives Qwen3-Next-80B-A3B's shapes exactly -- hidden 2048, 48 layers as
+# 12 x (3 x Gated DeltaNet -> MoE, 1 x Gated Attention -> MoE), 16 Q / 2 KV heads of 256,
+# linear attention 32 V / 16 QK heads of 128, 512 experts of 512 (10 used) and 1 shared, 262144
+# tokens natively, 80B total / 3B active. The release note (ModelScope's write-up) says it is
+# built on Qwen3-Next-80B-A3B-Base, so the vocabulary is that model's too; the recurrent state
+# and mixer size follow from the same shapes as for the entry above. Size: a public hybrid-quant card's comparison row for the plain
+# llama.cpp Q4_K_M ("48.5e9", default embed and output; three digits, +-50 MB).
+QCN_CARD = "https://github.com/nerdpudding/llama_cpp/blob/2a76e8e89d604331380651de9aeb0c1b2d60f2cb/models/documentation/README_modelcard_qwen3_coder_next.md"
+QCN_SIZE = HF + "steampunque/Qwen3-Coder-Next-Hybrid-GGUF"
+M.append(dense("qwen3-coder-next", "Qwen3-Coder-Next (80B-A3B)", "qwen3next",
+    [HF + "Qwen/Qwen3-Coder-Next/blob/main/config.json", QCN_CARD,
+     "https://modelscope.csdn.net/698436937c1d88441d91f3e2.html", QCN_SIZE],
+    262144, 151936, 2048, 48, 0, 16, 2, 256, 80_000_000_000,
+    [q("Q4_K_M", 48_500_000_000, QCN_SIZE + "#comparison", 50_000_000)],
+    recurrent={"period": 4, "full_at": "end", "n_embd_r": 24576, "n_embd_s": 524288,
+               "mixer_params": 33_685_504},
+    moe={"n_expert": 512, "n_expert_used": 10, "n_expert_shared": 1, "n_ff_exp": 512,
+         "n_ff_shexp": 512},
+    active=3_000_000_000))
+
 # --- gpt-oss -----------------------------------------------------------------------------
 M.append(dense("gpt-oss-20b", "gpt-oss 20B", "gpt-oss",
     [HF + "openai/gpt-oss-20b/blob/main/config.json",
@@ -492,6 +513,20 @@ M.append(dense("phi-4", "Phi-4 14B", "phi3",
     [q("Q4_K_S", 8_440_762_560, HF + "microsoft/phi-4-gguf/blob/main/phi-4-Q4_K_S.gguf")] +
     [card(qn, gb, HF + "bartowski/phi-4-GGUF/blob/main/phi-4-" + qn + ".gguf")
      for qn, gb in [("Q4_K_M", 9.05), ("Q5_K_M", 10.60), ("Q6_K", 12.03), ("Q8_0", 15.58)]]))
+# Phi-4-reasoning: the model card ("Base model same as previously released Phi-4, 14B
+# parameters, dense decoder-only Transformer"; "Context length 32k tokens", as a model page
+# transcribes it with 40 layers, 10 KV heads of 128), so Phi-4's shapes above with a 32768
+# context (ApX's page for the -plus sibling: 32,768 tokens, hidden 5120, 40 layers, 40 / 10
+# heads, FFN 17920, vocab 100352). Sizes: bartowski's card as a public mirror prints it
+# (decimal GB, two places); the Q4_K_M row was not in the copy read, so it is left out.
+BPHIR = "bartowski/microsoft_Phi-4-reasoning-GGUF"
+M.append(dense("phi-4-reasoning", "Phi-4-reasoning 14B", "phi3",
+    [HF + "microsoft/Phi-4-reasoning/blob/main/config.json",
+     "https://www.fitmyllm.com/model/phi-4-reasoning-14b", "https://apxml.com/models/phi-4-reasoning-plus",
+     HF + BPHIR, "https://model.aibase.com/zh/models/details/1927649922535133184"],
+    32768, 100352, 5120, 40, 17920, 40, 10, 128, 14_700_000_000,
+    [card(qn, gb, HF + BPHIR + "/blob/main/microsoft_Phi-4-reasoning-" + qn + ".gguf")
+     for qn, gb in [("Q5_K_M", 10.60), ("Q6_K", 12.03), ("Q8_0", 15.58)]]))
 
 
 # --- LLaMA (2023) -------------------------------------------------------------------------
@@ -851,6 +886,18 @@ M.append(dense("glm-4.5-air", "GLM-4.5-Air (106B-A12B)", "glm4moe",
     moe={"n_expert": 128, "n_expert_used": 8, "n_expert_shared": 1, "n_ff_exp": 1408,
          "n_ff_shexp": 1408, "dense_lead": 1},
     active=12_000_000_000))
+# GLM-4.5 itself: slime's GLM-4.5 recipe above (the shapes GLM-4.6 keeps), 131072 context as
+# for GLM-4.5-Air. Sizes: AesSedai's mainline-llama.cpp quants, named as the card names them
+# (default type - FFN up - FFN gate - FFN down expert types), which print llama.cpp's size line
+# in GiB with two decimals ("128.18 GiB (3.07 BPW)"; +-0.005 GiB).
+AES45 = HF + "AesSedai/GLM-4.5-GGUF"
+M.append(dense("glm-4.5", "GLM-4.5 (355B-A32B)", "glm4moe",
+    [HF + "zai-org/GLM-4.5/blob/main/config.json", SLIME["glm4.5-355B-A32B"], AES45,
+     "https://hf.barry1.top/AesSedai/GLM-4.5-GGUF"],
+    131072, 151552, 5120, 93, 12288, 96, 8, 128, 355_000_000_000,
+    [gib("Q6_K-Q2_K-Q2_K-Q3_K", "129.57 GiB", AES45 + "#llamacpp-imatrix-quantizations-of-zai-orgglm-45"),
+     gib("Q6_K-IQ2_S-IQ2_S-IQ3_S", "128.18 GiB", AES45 + "#llamacpp-imatrix-quantizations-of-zai-orgglm-45")],
+    nextn_layers=1, moe=GLM_MOE, active=32_000_000_000))
 M.append(dense("glm-4.6", "GLM-4.6 (355B-A32B)", "glm4moe",
     [HF + "zai-org/GLM-4.6/blob/main/config.json", SLIME["glm4.5-355B-A32B"],
      "http://hf.privai.fun/ubergarm/GLM-4.6-GGUF/resolve/main/README.md"],
