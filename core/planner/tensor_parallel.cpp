@@ -26,10 +26,10 @@ std::vector<std::int64_t> tensorShares(std::int64_t ne, std::int64_t granularity
     for (; j + 1 < n; ++j) {
         // The ternary's type is float in llama.cpp (int64 and float operands): the equal split
         // goes through float too, then truncates back.
-        const float v = scan.back() == 0.0f
-                            ? static_cast<float>(ne * static_cast<std::int64_t>(j + 1) /
-                                                 static_cast<std::int64_t>(n))
-                            : static_cast<float>(ne) * scan[j] / scan.back();
+        const std::int64_t equal =
+            ne * static_cast<std::int64_t>(j + 1) / static_cast<std::int64_t>(n);
+        const float v = scan.back() == 0.0f ? static_cast<float>(equal)
+                                            : static_cast<float>(ne) * scan[j] / scan.back();
         std::int64_t high = static_cast<std::int64_t>(v);
         if (high % g != 0) high -= high % g;
         share[(j + rotation) % n] = high - low;
