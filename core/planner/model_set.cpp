@@ -129,7 +129,8 @@ Result<ModelSet> planModelSet(const std::vector<SetMember>& members, const Hardw
     ModelSet set;
     std::vector<std::uint32_t> contexts = at(caps.front());
     bool resident = false;
-    if (std::any_of(chosen.begin(), chosen.end(), [](bool b) { return b; })) {
+    const bool any_chosen = std::any_of(chosen.begin(), chosen.end(), [](bool b) { return b; });
+    if (any_chosen) {
         // From the longest context down: the first at which every member is resident wins; the
         // first at which every member runs is kept in case none is.
         std::optional<std::vector<std::uint32_t>> runs;
@@ -213,7 +214,6 @@ Result<ModelSet> planModelSet(const std::vector<SetMember>& members, const Hardw
             set.notes.push_back(
                 std::string("contexts chosen together (the longest at which every model runs") +
                 (set.resident ? " with no spill" : "") + " beside the others): " + picked);
-        const bool any_chosen = std::any_of(chosen.begin(), chosen.end(), [](bool b) { return b; });
         if (!set.resident)
             set.notes.push_back(std::string(any_chosen ? "no context keeps"
                                                        : "at the contexts given, "

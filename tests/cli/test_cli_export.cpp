@@ -92,6 +92,14 @@ private slots:
         QCOMPARE(runCli(args).code, 2);
     }
 
+    // --swap-routing takes matrix or groups; anything else is a bad argument naming the flag.
+    void badSwapRoutingExitsTwo() {
+        const Run r = exportTo(QStringLiteral("llama-swap"),
+                               {QStringLiteral("--swap-routing"), QStringLiteral("group")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--swap-routing"));
+    }
+
     void badFitPolicyExitsTwo() {
         const Run r = exportTo(QStringLiteral("llama-server"),
                                {QStringLiteral("--fit-policy"), QStringLiteral("auto")});

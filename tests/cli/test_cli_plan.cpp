@@ -103,6 +103,20 @@ private slots:
         QVERIFY2(r.err.contains(named.toUtf8()), r.err.constData());
     }
 
+    // -sm names its four modes when given another; -sm tensor with flash attention off is refused
+    // as llama.cpp refuses it. Both exit 2.
+    void badSplitModesExitTwoNamingWhy() {
+        const auto unknown =
+            runCli(QStringList{"plan", "--model", "qwen3-8b", "-sm", "tensors"} + kMachine);
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.contains("layer, row, none, tensor"), unknown.err.constData());
+        const auto fa_off =
+            runCli(QStringList{"plan", "--model", "qwen3-8b", "--vram", "24GiB,24GiB", "--ram",
+                               "64GiB", "-sm", "tensor", "-fa", "off"});
+        QCOMPARE(fa_off.code, 2);
+        QVERIFY2(fa_off.err.contains("flash attention"), fa_off.err.constData());
+    }
+
     void llamaEightBOnA24GibCardLaunchesAt128kResident() {
         const auto r =
             runCli(QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--json"} + kMachine);
