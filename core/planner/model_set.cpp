@@ -98,82 +98,84 @@ std::string who(const Plan& p) {
     return p.model.name.empty() ? p.model.id : p.model.name;
 }
 
-} // namespace
+// Each member's longest context (its -c, else its limit), whether the set chooses it, and the
+// contexts the set tries.
+struct SetContexts {
+    std::vector<std::uint32_t> limit;
+    std::vector<bool> chosen;
+    std::vector<std::uint32_t> caps;
+    bool any_chosen = false;
 
-Result<ModelSet> planModelSet(const std::vector<SetMember>& members, const HardwareSnapshot& hw) {
-    if (members.size() < 2 || members.size() > kMaxSetModels)
-        return makeError(ErrorCode::InvalidArgument,
-                         "a set plans 2 to " + std::to_string(kMaxSetModels) + " models, got " +
-                             std::to_string(members.size()));
-    for (const SetMember& m : members)
-        if (auto ok = validateOptions(m.model, m.options); !ok) return ok.error();
+    // Every chosen member at `cap` (capped at its own limit); the others at their own -c (0).
+    std::vector<std::uint32_t> at(std::uint32_t cap) const {
+        std::vector<std::uint32_t> c(limit.size(), 0);
+        for (size_t k = 0; k < limit.size(); ++k)
+            if (chosen[k]) c[k] = std::min(cap, limit[k]);
+        return c;
+    }
+};
 
-    // Each member's longest context (its -c, else its limit), and whether the set chooses it.
-    std::vector<std::uint32_t> limit(members.size());
-    std::vector<bool> chosen(members.size());
+SetContexts setContextsFor(const std::vector<SetMember>& members) {
+    SetContexts s;
+    s.limit.resize(members.size());
+    s.chosen.resize(members.size());
     std::uint64_t longest = 0;
     for (size_t k = 0; k < members.size(); ++k) {
         const std::uint64_t l = contextLimit(members[k].model, members[k].options);
-        limit[k] = static_cast<std::uint32_t>(std::min<std::uint64_t>(l, UINT32_MAX));
-        chosen[k] = !members[k].options.context.has_value();
+        s.limit[k] = static_cast<std::uint32_t>(std::min<std::uint64_t>(l, UINT32_MAX));
+        s.chosen[k] = !members[k].options.context.has_value();
         longest = std::max(longest, l);
     }
-    const std::vector<std::uint32_t> caps = setContexts(longest);
-    auto at = [&](std::uint32_t cap) {
-        std::vector<std::uint32_t> c(members.size(), 0);
-        for (size_t k = 0; k < members.size(); ++k)
-            if (chosen[k]) c[k] = std::min(cap, limit[k]);
-        return c;
-    };
+    s.caps = setContexts(longest);
+    s.any_chosen = std::any_of(s.chosen.begin(), s.chosen.end(), [](bool b) { return b; });
+    return s;
+}
 
-    ModelSet set;
-    std::vector<std::uint32_t> contexts = at(caps.front());
+// The contexts the set runs at: from the longest down, the first at which every member is
+// resident, else the first at which every member runs; then each chosen member in turn raised
+// while the set still holds the same way. The smallest contexts when nothing holds.
+Result<std::vector<std::uint32_t>> chooseContexts(const std::vector<SetMember>& members,
+                                                  const HardwareSnapshot& hw,
+                                                  const SetContexts& s) {
+    std::vector<std::uint32_t> contexts = s.at(s.caps.front());
+    if (!s.any_chosen) return contexts;
+    std::optional<std::vector<std::uint32_t>> runs;
     bool resident = false;
-    const bool any_chosen = std::any_of(chosen.begin(), chosen.end(), [](bool b) { return b; });
-    if (any_chosen) {
-        // From the longest context down: the first at which every member is resident wins; the
-        // first at which every member runs is kept in case none is.
-        std::optional<std::vector<std::uint32_t>> runs;
-        bool found = false;
-        for (auto cap = caps.rbegin(); cap != caps.rend() && !found; ++cap) {
-            const auto c = at(*cap);
-            auto t = trial(members, hw, c, true);
-            if (!t) return t.error();
-            if (t->resident) {
-                contexts = c;
-                resident = found = true;
-            } else if (t->runs && !runs) {
-                runs = c;
-            }
-        }
-        if (!found && runs) contexts = *runs;
-        const bool holds = found || runs.has_value();
-        // Then each chosen member in turn takes the longest context the set still holds the same
-        // way (resident stays resident), the others as they are.
-        for (size_t k = 0; holds && k < members.size(); ++k) {
-            if (!chosen[k]) continue;
-            for (std::uint32_t cap : caps) {
-                const std::uint32_t c = std::min(cap, limit[k]);
-                if (c <= contexts[k]) continue;
-                auto raised = contexts;
-                raised[k] = c;
-                auto t = trial(members, hw, raised, true);
-                if (!t) return t.error();
-                if (!(resident ? t->resident : t->runs)) break;
-                contexts = raised;
-            }
+    for (auto cap = s.caps.rbegin(); cap != s.caps.rend() && !resident; ++cap) {
+        const auto c = s.at(*cap);
+        auto t = trial(members, hw, c, true);
+        if (!t) return t.error();
+        if (t->resident) {
+            contexts = c;
+            resident = true;
+        } else if (t->runs && !runs) {
+            runs = c;
         }
     }
+    if (!resident && !runs) return contexts;
+    if (!resident) contexts = *runs;
+    // Each chosen member in turn takes the longest context the set still holds the same way
+    // (resident stays resident), the others as they are.
+    for (size_t k = 0; k < members.size(); ++k) {
+        if (!s.chosen[k]) continue;
+        for (std::uint32_t cap : s.caps) {
+            const std::uint32_t c = std::min(cap, s.limit[k]);
+            if (c <= contexts[k]) continue;
+            auto raised = contexts;
+            raised[k] = c;
+            auto t = trial(members, hw, raised, true);
+            if (!t) return t.error();
+            if (!(resident ? t->resident : t->runs)) break;
+            contexts = raised;
+        }
+    }
+    return contexts;
+}
 
-    auto final = trial(members, hw, contexts, false);
-    if (!final) return final.error();
-    set.plans = std::move(final->plans);
-    set.fits = final->runs;
-    set.resident = final->runs && final->resident;
-    set.blocked = final->blocked;
-    const bool overcommits = final->overcommits;
-
-    const MemoryBudget& machine = set.plans.front().budget; // the first member's: nothing beside
+// What the set's launched rungs hold on each device and in host RAM, against what the machine
+// lets a plan use (the first member's budget: nothing beside it).
+void sumSet(ModelSet& set) {
+    const MemoryBudget& machine = set.plans.front().budget;
     for (const DeviceBudget& d : machine.devices)
         set.devices.push_back({d.name, 0, d.usable});
     set.host = {"RAM", 0, machine.ram_usable};
@@ -184,30 +186,38 @@ Result<ModelSet> planModelSet(const std::vector<SetMember>& members, const Hardw
             set.devices[d].bytes = satAdd(set.devices[d].bytes, r->devices[d].bytes);
         set.host.bytes = satAdd(set.host.bytes, r->host_bytes);
     }
+}
 
+// Which member does not run beside the ones before it, and why.
+std::string blockedWhy(const ModelSet& set, const std::vector<std::uint32_t>& contexts,
+                       bool overcommits) {
+    const size_t b = static_cast<size_t>(set.blocked);
+    const Plan& p = set.plans[b];
+    std::string before;
+    for (size_t k = 0; k < b; ++k)
+        before += (k ? ", " : "") + who(set.plans[k]);
+    std::string why;
+    if (overcommits)
+        why = "what llama.cpp allocates for it whatever its placement (its runtime on every "
+              "GPU) passes what the others leave";
+    // The refusal of the context it was asked for (the first refused rung at or above it).
+    const std::uint32_t asked = contexts[b] > 0 ? contexts[b] : p.options.context.value_or(0);
+    for (const Rung& r : p.rungs)
+        if (why.empty() && r.refusal && r.requested_context >= asked) why = r.refusal->message;
+    return who(p) + " does not run" + (before.empty() ? std::string() : " beside " + before) +
+           (why.empty() ? std::string() : ": " + why);
+}
+
+// The set's notes: why it does not fit, or the contexts chosen and whether anything spills.
+void explainSet(ModelSet& set, const SetContexts& s, const std::vector<std::uint32_t>& contexts,
+                bool overcommits) {
     if (set.blocked >= 0) {
-        const Plan& p = set.plans[static_cast<size_t>(set.blocked)];
-        std::string before;
-        for (int k = 0; k < set.blocked; ++k)
-            before += (k ? ", " : "") + who(set.plans[static_cast<size_t>(k)]);
-        std::string why;
-        if (overcommits)
-            why = "what llama.cpp allocates for it whatever its placement (its runtime on every "
-                  "GPU) passes what the others leave";
-        // The refusal of the context it was asked for (the first refused rung at or above it).
-        const std::uint32_t asked = contexts[static_cast<size_t>(set.blocked)] > 0
-                                        ? contexts[static_cast<size_t>(set.blocked)]
-                                        : p.options.context.value_or(0);
-        for (const Rung& r : p.rungs)
-            if (why.empty() && r.refusal && r.requested_context >= asked) why = r.refusal->message;
-        set.blocked_why = who(p) + " does not run" +
-                          (before.empty() ? std::string() : " beside " + before) +
-                          (why.empty() ? std::string() : ": " + why);
+        set.blocked_why = blockedWhy(set, contexts, overcommits);
         set.notes.push_back("the set does not fit together: " + set.blocked_why);
     } else {
         std::string picked;
-        for (size_t k = 0; k < members.size(); ++k)
-            if (chosen[k])
+        for (size_t k = 0; k < set.plans.size(); ++k)
+            if (s.chosen[k])
                 picked += (picked.empty() ? "" : ", ") + who(set.plans[k]) + " -c " +
                           std::to_string(contexts[k]);
         if (!picked.empty())
@@ -215,16 +225,39 @@ Result<ModelSet> planModelSet(const std::vector<SetMember>& members, const Hardw
                 std::string("contexts chosen together (the longest at which every model runs") +
                 (set.resident ? " with no spill" : "") + " beside the others): " + picked);
         if (!set.resident)
-            set.notes.push_back(std::string(any_chosen ? "no context keeps"
-                                                       : "at the contexts given, "
-                                                         "not") +
-                                " every model out of system RAM together: part of a model runs "
-                                "from system RAM");
+            set.notes.push_back(
+                std::string(s.any_chosen ? "no context keeps" : "at the contexts given, not") +
+                " every model out of system RAM together: part of a model runs "
+                "from system RAM");
     }
     set.notes.push_back("each model is its own llama-server process with its placement pinned, "
                         "so the set holds the sum whatever order they start in; the speeds are "
                         "each model's alone (models generating at once share the memory "
                         "bandwidth)");
+}
+
+} // namespace
+
+Result<ModelSet> planModelSet(const std::vector<SetMember>& members, const HardwareSnapshot& hw) {
+    if (members.size() < 2 || members.size() > kMaxSetModels)
+        return makeError(ErrorCode::InvalidArgument,
+                         "a set plans 2 to " + std::to_string(kMaxSetModels) + " models, got " +
+                             std::to_string(members.size()));
+    for (const SetMember& m : members)
+        if (auto ok = validateOptions(m.model, m.options); !ok) return ok.error();
+
+    const SetContexts s = setContextsFor(members);
+    auto contexts = chooseContexts(members, hw, s);
+    if (!contexts) return contexts.error();
+    auto final = trial(members, hw, *contexts, false);
+    if (!final) return final.error();
+    ModelSet set;
+    set.plans = std::move(final->plans);
+    set.fits = final->runs;
+    set.resident = final->runs && final->resident;
+    set.blocked = final->blocked;
+    sumSet(set);
+    explainSet(set, s, *contexts, final->overcommits);
     return set;
 }
 
