@@ -9,12 +9,15 @@
 #include "units.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace headroom {
+
+struct ModelShape;
 
 enum class MtpMode { Auto, On, Off };
 // How a KV page restored from spill is paid for: the latency budget of the product using it.
@@ -50,6 +53,21 @@ struct PinnedPlacement {
                !tensor_overrides.empty() || !tensor_split.empty() || split_mode;
     }
     bool operator==(const PinnedPlacement&) const = default;
+};
+
+// A separate draft model for speculative decoding (-md, llama.cpp v0.5.0 --spec-type
+// draft-simple). llama-server loads it after the target with the target's options but these
+// (common/speculative.cpp common_base_params_to_speculative) and gives it a context of its own
+// with the target's n_ctx (common_speculative_init_result: cparams.n_ctx = llama_n_ctx(ctx_tgt)).
+struct DraftModel {
+    std::shared_ptr<const ModelShape> model;
+    // What the launch loads: a GGUF path, an "hf:user/repo[:quant]" reference (-hfd), or a
+    // catalog id (written as "<id>.gguf", a placeholder the export says to replace).
+    std::string ref;
+    std::optional<GpuLayers> gpu_layers;              // -ngld (nullopt: llama.cpp's default, all)
+    GgmlType cache_type_k = llama::kDefaultCacheType; // -ctkd
+    GgmlType cache_type_v = llama::kDefaultCacheType; // -ctvd
+    std::uint32_t n_max = llama::kDefaultDraftMax;    // --spec-draft-n-max
 };
 
 struct PlanOptions {
@@ -97,6 +115,8 @@ struct PlanOptions {
     // --no-op-offload: ops whose weights are in host memory stay on the CPU instead of being
     // run on a device with the weight copied over (llama_context_params::op_offload).
     bool op_offload = true;
+    // -md: a draft model priced beside the target (DraftModel); nullopt = none.
+    std::optional<DraftModel> draft;
 };
 
 } // namespace headroom

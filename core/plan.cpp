@@ -5,8 +5,15 @@ namespace headroom {
 Bytes Terms::total() const {
     // `experts` is a part of `weights`, and `margin` is a budget display term: neither adds.
     Bytes t = weights;
-    for (Bytes b : {kv_k, kv_v, recurrent_state, compute, output, overhead, mmproj})
+    for (Bytes b : {kv_k, kv_v, recurrent_state, compute, output, overhead, mmproj, draft})
         t = satAdd(t, b);
+    return t;
+}
+
+Bytes DraftUse::total() const {
+    Bytes t = host.total();
+    for (const Terms& d : devices)
+        t = satAdd(t, d.total());
     return t;
 }
 
@@ -20,6 +27,7 @@ Terms& Terms::operator+=(const Terms& o) {
     output = satAdd(output, o.output);
     overhead = satAdd(overhead, o.overhead);
     mmproj = satAdd(mmproj, o.mmproj);
+    draft = satAdd(draft, o.draft);
     margin = satAdd(margin, o.margin);
     return *this;
 }
@@ -114,6 +122,12 @@ const char* remedyKindName(RemedyKind k) {
         return "smaller_ubatch";
     case RemedyKind::RopeScalingYarn:
         return "rope_scaling_yarn";
+    case RemedyKind::DropDraft:
+        return "drop_draft";
+    case RemedyKind::SmallerDraft:
+        return "smaller_draft";
+    case RemedyKind::DraftCacheQ8:
+        return "draft_cache_q8_0";
     }
     return "?";
 }

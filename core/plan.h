@@ -25,6 +25,9 @@ struct Terms {
     Bytes output = 0;
     Bytes overhead = 0; // backend runtime (CUDA/Vulkan context), MTP draft context
     Bytes mmproj = 0;
+    // The draft model (-md) on this device or in host memory: its own weights, KV cache, compute
+    // and output buffers, in a llama_context of its own (Rung::draft has them term by term).
+    Bytes draft = 0;
     Bytes margin = 0; // only in budget displays: the reserve a device keeps free
 
     Bytes kv() const { return satAdd(kv_k, kv_v); }
@@ -76,7 +79,10 @@ enum class RemedyKind {
     DropMmproj,
     SwaCacheDefault,
     SmallerUbatch,
-    RopeScalingYarn // --rope-scaling yarn past the trained context, as the model card documents
+    RopeScalingYarn, // --rope-scaling yarn past the trained context, as the model card documents
+    DropDraft,       // plan without the draft model (-md)
+    SmallerDraft,    // a smaller quant of the draft model (its catalog or folder siblings)
+    DraftCacheQ8     // the draft's KV cache in q8_0 (-ctkd q8_0 -ctvd q8_0)
 };
 const char* remedyKindName(RemedyKind k);
 
@@ -223,6 +229,17 @@ struct Speed {
 enum class Posture { Plain, Lean, Stacked };
 const char* postureName(Posture p);
 
+// The draft model of a rung (-md): priced at the target's context in a context of its own, on
+// the devices llama.cpp gives it (-ngld, the target's -ts and -sm).
+struct DraftUse {
+    std::string model_id;
+    std::uint32_t gpu_layers = 0; // -ngld as priced
+    std::uint32_t context = 0;    // the draft context's n_ctx: the target's
+    std::vector<Terms> devices;   // per device, the plan's device order
+    Terms host;
+    Bytes total() const;
+};
+
 struct Rung {
     std::uint32_t requested_context = 0;
     std::uint32_t context = 0; // what llama.cpp really uses after its padding
@@ -236,6 +253,7 @@ struct Rung {
     Bytes host_bytes = 0;
     SignedBytes host_budget_bytes = 0;
     Placement placement;
+    std::optional<DraftUse> draft; // the draft model beside the target (-md), when planned
     KvSpillPlan kv_spill;
     ExpertSplit expert_split;
     Speed speed;

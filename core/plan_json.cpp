@@ -95,6 +95,15 @@ json optionsToJson(const PlanOptions& o) {
               {"kv_offload", o.kv_offload},
               {"op_offload", o.op_offload}};
     j["load_mode"] = o.load_mode ? json(loadModeName(*o.load_mode)) : json(nullptr);
+    j["draft"] = nullptr;
+    if (o.draft && o.draft->model)
+        j["draft"] = {
+            {"model", o.draft->model->id},
+            {"ref", o.draft->ref},
+            {"gpu_layers", o.draft->gpu_layers ? json(o.draft->gpu_layers->text()) : json(nullptr)},
+            {"cache_type_k", std::string(ggmlTypeName(o.draft->cache_type_k))},
+            {"cache_type_v", std::string(ggmlTypeName(o.draft->cache_type_v))},
+            {"n_max", o.draft->n_max}};
     j["context"] = o.context ? json(*o.context) : json(nullptr);
     const PinnedPlacement& p = o.pinned;
     json overrides = json::array();
@@ -117,7 +126,15 @@ json termsToJson(const Terms& t) {
     return {{"weights", t.weights}, {"experts", t.experts}, {"kv", t.kv()},
             {"kv_k", t.kv_k},       {"kv_v", t.kv_v},       {"recurrent_state", t.recurrent_state},
             {"compute", t.compute}, {"output", t.output},   {"overhead", t.overhead},
-            {"mmproj", t.mmproj},   {"total", t.total()}};
+            {"mmproj", t.mmproj},   {"draft", t.draft},     {"total", t.total()}};
+}
+
+json draftUseToJson(const DraftUse& d) {
+    json devices = json::array();
+    for (const Terms& t : d.devices)
+        devices.push_back(termsToJson(t));
+    return {{"model", d.model_id}, {"gpu_layers", d.gpu_layers},  {"context", d.context},
+            {"devices", devices},  {"host", termsToJson(d.host)}, {"total", d.total()}};
 }
 
 static json remediesToJson(const std::vector<Remedy>& remedies) {
@@ -160,8 +177,14 @@ json launchConfigToJson(const LaunchConfig& c) {
             {"tensor_split", c.tensor_split},
             {"rpc", c.rpc_servers},
             {"split_mode", opt(c.split_mode, [](SplitMode m) { return splitModeName(m); })},
-            {"spec_type", c.spec_draft_mtp ? json("draft-mtp") : json(nullptr)},
+            {"spec_type", c.spec_draft_mtp         ? json("draft-mtp")
+                          : !c.draft_model.empty() ? json("draft-simple")
+                                                   : json(nullptr)},
             {"spec_draft_n_max", c.spec_draft_n_max},
+            {"draft_model", c.draft_model.empty() ? json(nullptr) : json(c.draft_model)},
+            {"draft_gpu_layers", opt(c.draft_gpu_layers, [](GpuLayers g) { return g.text(); })},
+            {"draft_cache_type_k", opt(c.draft_cache_type_k, typeName)},
+            {"draft_cache_type_v", opt(c.draft_cache_type_v, typeName)},
             {"backend_sampling", c.backend_sampling},
             {"op_offload", c.op_offload},
             {"fit", opt(c.fit, [](bool v) { return v; })},
@@ -284,6 +307,7 @@ json rungToJson(const Rung& r) {
                   {"prefill_share", r.speed.network_prefill_share},
                   {"transfers_per_pass", r.speed.network_crossings},
                   {"basis", r.speed.network_basis}}}}}};
+    j["draft"] = r.draft ? draftUseToJson(*r.draft) : json(nullptr);
     j["refusal"] = r.refusal ? refusalToJson(*r.refusal) : json(nullptr);
     j["spill_remedies"] = remediesToJson(r.spill_remedies);
     return j;

@@ -17,6 +17,7 @@ nlohmann::json modelToJson(const ModelShape& model);
 nlohmann::json hardwareSummaryToJson(const HardwareSnapshot& hw, const MemoryBudget& budget);
 nlohmann::json optionsToJson(const PlanOptions& options);
 nlohmann::json termsToJson(const Terms& t);
+nlohmann::json draftUseToJson(const DraftUse& d);
 nlohmann::json rungToJson(const Rung& r);
 nlohmann::json refusalToJson(const Refusal& f);
 nlohmann::json launchConfigToJson(const LaunchConfig& config);

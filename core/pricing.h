@@ -11,6 +11,7 @@
 #include "units.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace headroom {
@@ -72,6 +73,10 @@ struct ResolvedOptions {
     double device_compute_factor = 1.0;
     double host_compute_factor = 1.0;
     Bytes device_overhead_bytes = 0; // 0: the built-in estimate (runtimeOverhead)
+    // -md: the draft model and its context's options as llama-server resolves them
+    // (draftPlanOptions, core/planner/draft_model.cpp); null without a draft.
+    std::shared_ptr<const ModelShape> draft_model;
+    std::shared_ptr<const ResolvedOptions> draft;
 };
 
 // The context sizes llama.cpp derives from -c/-np/-kvu (llama_context constructor in
@@ -146,6 +151,10 @@ struct ContextPrice {
     Bytes position_rows = 0;           // inp_pos: [ub x 4] i32 at most, read by every block's rope
     Bytes output_id_rows = 0;          // inp_out_ids: [ub] i32 at most, read by the last block
     Bytes embd_input_row = 0; // inp_embd: [n_embd_inp, ub] f32, an input leaf no node reads
+    // The draft model's bytes (-md) per device and in host memory, priced and placed once per
+    // rung (priceDraft) and booked by assign() as Terms::draft beside the target's own terms.
+    std::vector<Bytes> draft_devices;
+    Bytes draft_host = 0;
 
     // ggml-alloc reuses memory as the graph runs, so a device pays its inputs plus the larger of
     // its peaks, not their sum.

@@ -34,6 +34,17 @@ if [ -x "$bin/llama-server" ] && [ -x "$bin/ggml-rpc-server" ] && [ -f "$root/.c
   exit 0
 fi
 
+# One build at a time per version: two test suites (or two clones' CI runs) asking for the same
+# build wait for the first instead of configuring and building in the same folder at once. The
+# lock is the kernel's (flock, util-linux, essential in Debian), released when this shell exits.
+mkdir -p "$(dirname "$root")"
+exec 9>"$root.lock"
+flock 9
+if [ -x "$bin/llama-server" ] && [ -x "$bin/ggml-rpc-server" ] && [ -f "$root/.complete" ]; then
+  echo "$bin"
+  exit 0
+fi
+
 # 2. The source, from the bundle (a git bundle of one squashed commit).
 if [ ! -d "$root/src/.git" ]; then
   rm -rf "$root/src"

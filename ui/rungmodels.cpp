@@ -88,6 +88,8 @@ QString RungMemoryModel::columnName(int column) {
         return tr("Overhead");
     case Mmproj:
         return tr("mmproj");
+    case Draft:
+        return tr("Draft model");
     case Budget:
         return tr("Budget");
     case Used:
@@ -139,6 +141,8 @@ SignedBytes deviceCell(const Rung& r, int device, int column) {
         return toSigned(t->overhead);
     case C::Mmproj:
         return toSigned(t->mmproj);
+    case C::Draft:
+        return toSigned(t->draft);
     case C::Used:
         return toSigned(t->total());
     }
@@ -374,7 +378,7 @@ void RungTableModel::setPlan(const Plan& plan) {
         const QString name = device == RungMemoryModel::kHost
                                  ? (plan.hardware.uma ? tr("Pool") : tr("RAM"))
                                  : qs(plan.rungs.front().devices[size_t(i)].name);
-        for (int t = RungMemoryModel::Weights; t <= RungMemoryModel::Mmproj; ++t) {
+        for (int t = RungMemoryModel::Weights; t <= RungMemoryModel::LastTerm; ++t) {
             bool any = false;
             for (const Rung& r : plan.rungs)
                 any = any || deviceCell(r, device, t) != 0;

@@ -42,10 +42,12 @@ public:
         Output,
         Overhead,
         Mmproj,
+        Draft, // the draft model (-md), all of its terms
         Budget,
         Used,
         Index, // the row as a number: the x of budget lines drawn over the bars
-        ColumnCount
+        ColumnCount,
+        LastTerm = Draft // the last column that is a term of Terms::total()
     };
     static constexpr int kHost = -1;
 

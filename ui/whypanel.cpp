@@ -477,6 +477,12 @@ void WhyPanel::render() {
                     .arg(bytesText(t.weights), bytesText(t.kv()), bytesText(t.recurrent_state),
                          bytesText(t.compute), bytesText(t.output), bytesText(t.overhead),
                          bytesText(t.total()));
+        if (r.draft)
+            html += QStringLiteral("<br>") +
+                    tr("Draft model %1 (-ngld %2): %3 of the total, in a context of its own")
+                        .arg(qs(r.draft->model_id).toHtmlEscaped())
+                        .arg(r.draft->gpu_layers)
+                        .arg(bytesText(r.draft->total()));
         html +=
             QStringLiteral("<br>") +
             tr("-ngl %1 · --n-cpu-moe %2 · decode ≈ %3 · prefill ≈ %4 (estimates at this "

@@ -227,6 +227,13 @@ Result<SetMember> resolveMember(const ModelFlags& mf, const OptionFlags& of, Pla
                          "--mmproj on: model '" + model->id + "' has no projector in the catalog",
                          "give the projector file: --mmproj FILE.gguf");
     }
+    if (options.draft) {
+        auto draft = resolveDraftModel(options.draft->ref);
+        if (!draft) return draft.error();
+        // A catalog draft is written as "<id>.gguf", which the export says to replace.
+        if (draft->source != ShapeSource::GgufHeader) options.draft->ref.clear();
+        options.draft->model = std::make_shared<const ModelShape>(std::move(*draft));
+    }
     return SetMember{std::move(*model), std::move(options)};
 }
 
@@ -251,6 +258,11 @@ Result<ModelSet> buildModelSet(const std::vector<ModelFlags>& models, const Hard
                          "plan the model with its projector alone, or use --mmproj on");
     auto options = resolveOptions(of);
     if (!options) return options.error();
+    if (options->draft)
+        return makeError(ErrorCode::InvalidArgument,
+                         "-md names one model's draft, but " + std::to_string(models.size()) +
+                             " models are given",
+                         "plan the model with its draft alone");
     auto hw = resolveHardware(hf);
     if (!hw) return hw.error();
     std::vector<SetMember> members;

@@ -15,12 +15,27 @@ std::vector<CommandInfo>& commandRegistry() {
 // Users type llama.cpp's flags; the README promises they work.
 std::vector<std::string> expandLlamaAliases(std::vector<std::string> args) {
     static const std::pair<const char*, const char*> aliases[] = {
-        {"-ctk", "--cache-type-k"},    {"-ctv", "--cache-type-v"},   {"-fa", "--flash-attn"},
-        {"-ub", "--ubatch-size"},      {"-np", "--parallel"},        {"-kvu", "--kv-unified"},
-        {"-ngl", "--gpu-layers"},      {"-ot", "--override-tensor"}, {"-ts", "--tensor-split"},
-        {"-sm", "--split-mode"},       {"-cmoe", "--cpu-moe"},       {"-ncmoe", "--n-cpu-moe"},
-        {"-lm", "--load-mode"},        {"-fitt", "--fit-target"},    {"-fitc", "--fit-ctx"},
-        {"-bs", "--backend-sampling"}, {"-nkvo", "--no-kv-offload"},
+        {"-ctk", "--cache-type-k"},
+        {"-ctv", "--cache-type-v"},
+        {"-fa", "--flash-attn"},
+        {"-ub", "--ubatch-size"},
+        {"-np", "--parallel"},
+        {"-kvu", "--kv-unified"},
+        {"-ngl", "--gpu-layers"},
+        {"-ot", "--override-tensor"},
+        {"-ts", "--tensor-split"},
+        {"-sm", "--split-mode"},
+        {"-cmoe", "--cpu-moe"},
+        {"-ncmoe", "--n-cpu-moe"},
+        {"-lm", "--load-mode"},
+        {"-fitt", "--fit-target"},
+        {"-fitc", "--fit-ctx"},
+        {"-bs", "--backend-sampling"},
+        {"-nkvo", "--no-kv-offload"},
+        {"-md", "--model-draft"},
+        {"-ngld", "--gpu-layers-draft"},
+        {"-ctkd", "--cache-type-k-draft"},
+        {"-ctvd", "--cache-type-v-draft"},
     };
     for (auto& a : args) {
         for (const auto& [shortName, longName] : aliases) {

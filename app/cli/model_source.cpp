@@ -60,4 +60,22 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
     return shape;
 }
 
+Result<ModelShape> resolveDraftModel(const std::string& ref) {
+    if (remote::isRemoteModelRef(ref) && ref.rfind("hf:", 0) != 0)
+        return makeError(ErrorCode::InvalidArgument,
+                         "-md/--model-draft '" + ref +
+                             "': llama-server downloads no draft from "
+                             "a URL",
+                         "give the draft's GGUF file, an hf:user/repo reference or a catalog id");
+    const bool file = ref.find('/') != std::string::npos || ref.rfind("hf:", 0) == 0 ||
+                      (ref.size() > 5 && ref.substr(ref.size() - 5) == ".gguf");
+    auto m = resolveModel(file ? ModelFlags{ref, ""} : ModelFlags{"", ref});
+    if (!m) {
+        Error e = m.error();
+        e.message = "-md/--model-draft: " + e.message;
+        return e;
+    }
+    return m;
+}
+
 } // namespace headroom::cli

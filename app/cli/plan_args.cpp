@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <tuple>
 
 namespace headroom::cli {
 
@@ -163,6 +164,23 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
                   "-ts: proportions of the layers per GPU, e.g. 3,1");
     p->add_option("--split-mode", f.placement.split_mode,
                   "-sm: layer (default), row, none or tensor (v0.5.0 tensor parallelism)");
+    auto* s = app.add_option_group("Speculative decoding",
+                                   "a draft model beside the target (llama.cpp v0.5.0's flags)");
+    s->add_option("--model-draft,--spec-draft-model", f.draft_model,
+                  "-md: the draft model: a GGUF file, an hf: reference or a catalog id "
+                  "(priced beside the target at its context, written with --spec-type "
+                  "draft-simple)");
+    s->add_option("--gpu-layers-draft,--spec-draft-ngl", f.draft_gpu_layers,
+                  "-ngld: the draft's layers on the GPUs: a number or all (default: all)");
+    s->add_option("--cache-type-k-draft,--spec-draft-type-k", f.draft_cache_type_k,
+                  "-ctkd: the draft's K cache type (default f16)");
+    s->add_option("--cache-type-v-draft,--spec-draft-type-v", f.draft_cache_type_v,
+                  "-ctvd: the draft's V cache type (default f16)");
+    s->add_option("--spec-draft-n-max", f.draft_n_max,
+                  "tokens the draft proposes per step (default 3)")
+        ->check(CLI::Range(1u, 256u));
+    s->add_option("--spec-type", f.spec_type,
+                  "none, draft-simple (with -md) or draft-mtp (the model's MTP head, as --mtp on)");
     addParseCheck(app, [&f]() -> std::optional<Error> {
         auto options = resolveOptions(f);
         return options ? std::nullopt : std::optional<Error>(options.error());
@@ -266,6 +284,67 @@ Result<HardwareSnapshot> resolveHardwareOnly(const HardwareFlags& f) {
     HardwareSnapshot hw = snapshotFromSizes(sizes.vram, sizes.ram, f.uma);
     if (auto ok = validateSnapshot(hw); !ok) return ok.error();
     return hw;
+}
+
+} // namespace
+
+namespace {
+
+// -md and the flags that go with it, and --spec-type. The draft's ModelShape is resolved with the
+// model (resolveDraftModel), so `o.draft` leaves here without one.
+std::optional<Error> readDraftFlags(const OptionFlags& f, PlanOptions& o) {
+    if (!f.spec_type.empty() && f.spec_type != "none" && f.spec_type != "draft-simple" &&
+        f.spec_type != "draft-mtp")
+        return badArg("--spec-type", f.spec_type, "none, draft-simple, draft-mtp");
+    const bool draft = !f.draft_model.empty();
+    const bool draft_flags = !f.draft_gpu_layers.empty() || !f.draft_cache_type_k.empty() ||
+                             !f.draft_cache_type_v.empty();
+    if (!draft && (draft_flags || f.spec_type == "draft-simple"))
+        return makeError(ErrorCode::InvalidArgument,
+                         (draft_flags ? "-ngld, -ctkd and -ctvd" : "--spec-type draft-simple") +
+                             std::string(" need a draft model"),
+                         "give it with -md FILE.gguf (or a catalog id)");
+    if (draft && (f.spec_type == "none" || f.spec_type == "draft-mtp"))
+        return makeError(ErrorCode::InvalidArgument,
+                         "-md with --spec-type " + f.spec_type +
+                             ": the draft model would load "
+                             "and never draft",
+                         "use --spec-type draft-simple, or drop -md");
+    if (f.spec_type == "draft-mtp") {
+        if (o.mtp == MtpMode::Off)
+            return makeError(ErrorCode::InvalidArgument, "--spec-type draft-mtp with --mtp off");
+        o.mtp = MtpMode::On;
+    }
+    if (f.spec_type == "none") {
+        if (o.mtp == MtpMode::On)
+            return makeError(ErrorCode::InvalidArgument, "--spec-type none with --mtp on");
+        o.mtp = MtpMode::Off;
+    }
+    if (f.draft_n_max && !draft && o.mtp != MtpMode::On)
+        return makeError(ErrorCode::InvalidArgument,
+                         "--spec-draft-n-max needs a drafter: -md FILE.gguf",
+                         "Headroom's MTP launches draft 3 tokens per step");
+    if (!draft) return std::nullopt;
+    DraftModel d;
+    d.ref = f.draft_model;
+    if (!f.draft_gpu_layers.empty()) {
+        auto g = parseGpuLayers(f.draft_gpu_layers);
+        if (!g || g->kind == GpuLayers::Kind::Auto)
+            return badArg("-ngld/--gpu-layers-draft", f.draft_gpu_layers,
+                          "a number of layers or all");
+        d.gpu_layers = *g;
+    }
+    for (auto [flag, v, out] :
+         {std::tuple{"-ctkd/--cache-type-k-draft", &f.draft_cache_type_k, &d.cache_type_k},
+          std::tuple{"-ctvd/--cache-type-v-draft", &f.draft_cache_type_v, &d.cache_type_v}}) {
+        if (v->empty()) continue;
+        auto t = parseCacheType(*v);
+        if (!t) return badArg(flag, *v, std::string(cacheTypeNames()));
+        *out = *t;
+    }
+    if (f.draft_n_max) d.n_max = f.draft_n_max;
+    o.draft = std::move(d);
+    return std::nullopt;
 }
 
 } // namespace
@@ -384,6 +463,7 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
     auto pinned = readPlacementFlags(f.placement);
     if (!pinned) return pinned.error();
     o.pinned = *pinned;
+    if (auto e = readDraftFlags(f, o)) return *e;
     return o;
 }
 

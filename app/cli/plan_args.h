@@ -62,6 +62,14 @@ struct OptionFlags {
     // The user's placement ("what if"), as llama.cpp takes it: -ngl, --n-cpu-moe, --cpu-moe, -ot,
     // -ts, -sm (read by readPlacementFlags, as the GUI's placement fields are).
     PlacementFlags placement;
+    // Speculative decoding (llama.cpp v0.5.0's spellings): -md a GGUF, hf: reference or catalog
+    // id; -ngld, -ctkd, -ctvd, --spec-draft-n-max; --spec-type none|draft-simple|draft-mtp.
+    std::string draft_model;
+    std::string draft_gpu_layers;
+    std::string draft_cache_type_k;
+    std::string draft_cache_type_v;
+    std::uint32_t draft_n_max = 0; // 0: llama.cpp's default (3)
+    std::string spec_type;
 };
 
 struct ModelFlags {
@@ -72,6 +80,10 @@ struct ModelFlags {
 void addHardwareFlags(CLI::App& app, HardwareFlags& f);
 void addOptionFlags(CLI::App& app, OptionFlags& f);
 void addModelFlags(CLI::App& app, ModelFlags& f);
+
+// The draft model -md names, as a plan prices it (a GGUF path or hf: reference, else a catalog
+// id); a URL is refused: llama-server has no flag that downloads a draft from one.
+Result<ModelShape> resolveDraftModel(const std::string& ref);
 
 // Which exit code an Error maps to: bad arguments 2, unreadable input 3, probe failure 4.
 int exitCodeFor(const Error& e);

@@ -108,6 +108,77 @@ void writeRpcServerLine(std::ostringstream& out, const RpcServerLaunch& l) {
     out << "\n";
 }
 
+// One line per rung: the terms summed over every device and host memory, each device's and the
+// host's share against its budget, and the speeds. A plan with a draft model (-md) has a column
+// for it, so the terms still add up to the total.
+void writeRungTable(std::ostringstream& out, const Plan& plan) {
+    const bool draft = plan.options.draft.has_value();
+    out << pad("context", 9) << pad("verdict", 10) << rpad("weights", 8) << rpad("KV", 8)
+        << rpad("state", 7) << rpad("compute", 8) << rpad("output", 7) << rpad("ovh", 6)
+        << (draft ? rpad("draft", 7) : std::string()) << rpad("total", 8) << "  ";
+    for (std::size_t i = 0; i < plan.budget.devices.size(); ++i)
+        out << rpad(shortDeviceName(plan, i).substr(0, 11) + " GiB", 16) << " ";
+    out << rpad("host GiB", 14) << rpad("tok/s", 19) << rpad("pp/s", 21) << "\n";
+    for (size_t i = 0; i < plan.rungs.size(); ++i) {
+        const Rung& r = plan.rungs[i];
+        const bool chosen = static_cast<int>(i) == plan.decision.rung_index;
+        out << pad((chosen ? "*" : " ") + formatTokens(r.requested_context), 9)
+            << pad(verdictName(r.verdict), 10) << rpad(gib(r.totals.weights), 8)
+            << rpad(gib(r.totals.kv()), 8) << rpad(gib(r.totals.recurrent_state), 7)
+            << rpad(gib(r.totals.compute), 8) << rpad(gib(r.totals.output), 7)
+            << rpad(gib(r.totals.overhead), 6)
+            << (draft ? rpad(gib(r.totals.draft), 7) : std::string())
+            << rpad(gib(r.totals.total()), 8) << "  ";
+        for (const auto& d : r.devices)
+            out << rpad(gib(d.bytes) + "/" +
+                            gib(static_cast<Bytes>(std::max<SignedBytes>(0, d.budget_bytes))),
+                        16)
+                << " ";
+        out << rpad(gib(r.host_bytes) + (plan.budget.uma
+                                             ? ""
+                                             : "/" + gib(static_cast<Bytes>(std::max<SignedBytes>(
+                                                         0, r.host_budget_bytes)))),
+                    14)
+            << rpad(tokRange(r.speed.decode_tok_s, r.speed.decode_low, r.speed.decode_high), 19)
+            << rpad(tokRange(r.speed.prefill_tok_s, r.speed.prefill_low, r.speed.prefill_high), 21)
+            << "\n";
+    }
+}
+
+// Why each refused rung is refused (every blocking reason, the terms, the re-planned remedies),
+// and what would make a spilled one resident.
+void writeWhy(std::ostringstream& out, const Plan& plan) {
+    for (const auto& r : plan.rungs) {
+        if (r.refusal) {
+            const Refusal& f = *r.refusal;
+            out << "\nWhy " << formatTokens(r.requested_context) << " is refused ["
+                << refusalCodeName(f.code) << ", " << budgetName(f.budget) << "]: " << f.message
+                << "\n";
+            // Every reason that blocks the rung, not just the first.
+            for (size_t i = 1; i < f.reasons.size(); ++i)
+                out << "    also [" << refusalCodeName(f.reasons[i].code) << ", "
+                    << budgetName(f.reasons[i].budget) << "]: " << f.reasons[i].message << "\n";
+            if (f.needed_tokens > 0)
+                out << "    needed " << f.needed_tokens << " tokens, trained " << f.available_tokens
+                    << " tokens\n";
+            for (const auto& t : f.terms)
+                out << "    " << pad(t.label, 30) << rpad(formatBytes(t.bytes), 12) << "\n";
+            for (const auto& rem : f.remedies)
+                out << "    -> " << rem.label << ": saves " << formatSignedBytes(rem.saves_bytes)
+                    << (rem.fixes                 ? " (fixes it)"
+                        : rem.still_lacks.empty() ? std::string()
+                                                  : " (still: " + rem.still_lacks + ")")
+                    << "\n";
+        } else if (r.verdict == Verdict::Spilled && !r.spill_remedies.empty()) {
+            out << "\nWhy " << formatTokens(r.requested_context) << " spills: the GPU budget is "
+                << formatBytes(r.placement.spill_bytes) << " short of holding every weight\n";
+            for (const auto& rem : r.spill_remedies)
+                out << "    -> " << rem.label << ": saves " << formatSignedBytes(rem.saves_bytes)
+                    << " of VRAM" << (rem.fixes ? " (resident then)" : "") << "\n";
+        }
+    }
+}
+
 } // namespace
 
 std::string formatPlanTable(const Plan& plan) {
@@ -136,36 +207,14 @@ std::string formatPlanTable(const Plan& plan) {
         << ggmlTypeName(plan.options.cache_type_v) << " -fa " << (plan.flash_attn ? "on" : "off")
         << " -np " << plan.options.n_parallel << (plan.options.kv_unified ? " -kvu" : "")
         << (plan.options.swa_full ? " --swa-full" : "") << " backend " << backendName(plan.backend)
-        << (plan.mtp ? " MTP on" : "") << "\n\n";
+        << (plan.mtp ? " MTP on" : "")
+        << (plan.options.draft && plan.options.draft->model
+                ? " draft " + plan.options.draft->model->id + " (--spec-draft-n-max " +
+                      std::to_string(plan.options.draft->n_max) + ")"
+                : std::string())
+        << "\n\n";
 
-    out << pad("context", 9) << pad("verdict", 10) << rpad("weights", 8) << rpad("KV", 8)
-        << rpad("state", 7) << rpad("compute", 8) << rpad("output", 7) << rpad("ovh", 6)
-        << rpad("total", 8) << "  ";
-    for (std::size_t i = 0; i < plan.budget.devices.size(); ++i)
-        out << rpad(shortDeviceName(plan, i).substr(0, 11) + " GiB", 16) << " ";
-    out << rpad("host GiB", 14) << rpad("tok/s", 19) << rpad("pp/s", 21) << "\n";
-    for (size_t i = 0; i < plan.rungs.size(); ++i) {
-        const Rung& r = plan.rungs[i];
-        const bool chosen = static_cast<int>(i) == plan.decision.rung_index;
-        out << pad((chosen ? "*" : " ") + formatTokens(r.requested_context), 9)
-            << pad(verdictName(r.verdict), 10) << rpad(gib(r.totals.weights), 8)
-            << rpad(gib(r.totals.kv()), 8) << rpad(gib(r.totals.recurrent_state), 7)
-            << rpad(gib(r.totals.compute), 8) << rpad(gib(r.totals.output), 7)
-            << rpad(gib(r.totals.overhead), 6) << rpad(gib(r.totals.total()), 8) << "  ";
-        for (const auto& d : r.devices)
-            out << rpad(gib(d.bytes) + "/" +
-                            gib(static_cast<Bytes>(std::max<SignedBytes>(0, d.budget_bytes))),
-                        16)
-                << " ";
-        out << rpad(gib(r.host_bytes) + (plan.budget.uma
-                                             ? ""
-                                             : "/" + gib(static_cast<Bytes>(std::max<SignedBytes>(
-                                                         0, r.host_budget_bytes)))),
-                    14)
-            << rpad(tokRange(r.speed.decode_tok_s, r.speed.decode_low, r.speed.decode_high), 19)
-            << rpad(tokRange(r.speed.prefill_tok_s, r.speed.prefill_low, r.speed.prefill_high), 21)
-            << "\n";
-    }
+    writeRungTable(out, plan);
     out << "(GiB; * = launch window; context is the -c value, llama.cpp pads it to "
         << "256; speeds are estimates with their expected range, at a full context)\n";
     if (plan.decision.rung_index >= 0 &&
@@ -207,6 +256,14 @@ std::string formatPlanTable(const Plan& plan) {
             out << ", CPU " << p.host_layers << " layers (of " << m.nLayer() + 1
                 << " with the output)\n";
         }
+        if (const auto& dr = plan.rungs[d.rung_index].draft) {
+            out << "Draft model: " << dr->model_id << ", -ngld " << dr->gpu_layers << ", "
+                << formatBytes(dr->total()) << " (";
+            for (size_t i = 0; i < dr->devices.size(); ++i)
+                out << plan.budget.devices[i].name << " " << formatBytes(dr->devices[i].total())
+                    << ", ";
+            out << "host " << formatBytes(dr->host.total()) << ") at n_ctx " << dr->context << "\n";
+        }
     }
     for (const auto& why : d.reasons)
         out << "  - " << why << "\n";
@@ -230,35 +287,7 @@ std::string formatPlanTable(const Plan& plan) {
             out << " " << (a.find_first_of("\\|()* ") != std::string::npos ? "'" + a + "'" : a);
         out << "\n";
     }
-    for (const auto& r : plan.rungs) {
-        if (r.refusal) {
-            const Refusal& f = *r.refusal;
-            out << "\nWhy " << formatTokens(r.requested_context) << " is refused ["
-                << refusalCodeName(f.code) << ", " << budgetName(f.budget) << "]: " << f.message
-                << "\n";
-            // Every reason that blocks the rung, not just the first.
-            for (size_t i = 1; i < f.reasons.size(); ++i)
-                out << "    also [" << refusalCodeName(f.reasons[i].code) << ", "
-                    << budgetName(f.reasons[i].budget) << "]: " << f.reasons[i].message << "\n";
-            if (f.needed_tokens > 0)
-                out << "    needed " << f.needed_tokens << " tokens, trained " << f.available_tokens
-                    << " tokens\n";
-            for (const auto& t : f.terms)
-                out << "    " << pad(t.label, 30) << rpad(formatBytes(t.bytes), 12) << "\n";
-            for (const auto& rem : f.remedies)
-                out << "    -> " << rem.label << ": saves " << formatSignedBytes(rem.saves_bytes)
-                    << (rem.fixes                 ? " (fixes it)"
-                        : rem.still_lacks.empty() ? std::string()
-                                                  : " (still: " + rem.still_lacks + ")")
-                    << "\n";
-        } else if (r.verdict == Verdict::Spilled && !r.spill_remedies.empty()) {
-            out << "\nWhy " << formatTokens(r.requested_context) << " spills: the GPU budget is "
-                << formatBytes(r.placement.spill_bytes) << " short of holding every weight\n";
-            for (const auto& rem : r.spill_remedies)
-                out << "    -> " << rem.label << ": saves " << formatSignedBytes(rem.saves_bytes)
-                    << " of VRAM" << (rem.fixes ? " (resident then)" : "") << "\n";
-        }
-    }
+    writeWhy(out, plan);
     if (!plan.notes.empty() || !m.notes.empty()) out << "\nNotes:\n";
     for (const auto& n : m.notes)
         out << "  - " << n << "\n";

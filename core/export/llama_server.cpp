@@ -182,6 +182,10 @@ Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOpti
     if (plan.model.source != ShapeSource::GgufHeader && options.model_path.empty())
         out.warnings.push_back("catalog model: replace " + launchModelPath(plan, {}) +
                                " with the path of your GGUF file");
+    if (plan.options.draft && plan.options.draft->model &&
+        plan.options.draft->model->source != ShapeSource::GgufHeader)
+        out.warnings.push_back("catalog draft model: replace -md " + cfg.draft_model +
+                               " with the path of its GGUF file");
     for (const auto& w : out.warnings)
         out.comments.push_back("warning: " + w);
 

@@ -86,6 +86,9 @@ Result<OllamaModelfile> ollamaModelfile(const Plan& plan, const OllamaExportOpti
         mf.unsupported.push_back("the multimodal projector the plan priced: add it to the "
                                  "model as Ollama documents, it is not a PARAMETER");
     if (cfg.spec_draft_mtp) mf.unsupported.push_back("MTP speculative decoding");
+    if (!cfg.draft_model.empty())
+        mf.unsupported.push_back("the draft model " + cfg.draft_model +
+                                 " (-md: speculative decoding with a second model)");
     if (cfg.rope_scaling && *cfg.rope_scaling != RopeScaling::None)
         mf.unsupported.push_back(std::string("--rope-scaling ") +
                                  ropeScalingName(*cfg.rope_scaling) +

@@ -206,14 +206,69 @@ std::vector<std::string> llamaServerArgs(const LaunchConfig& c) {
     if (c.swa_full) add({"--swa-full"});
     if (!c.kv_offload) add({"-nkvo"});
     if (c.spec_draft_mtp) add({"--spec-type", "draft-mtp"});
+    if (!c.draft_model.empty()) {
+        if (c.draft_model.rfind("hf:", 0) == 0)
+            add({"-hfd", c.draft_model.substr(3)});
+        else
+            add({"-md", c.draft_model});
+        add({"--spec-type", "draft-simple"});
+        if (c.draft_gpu_layers) add({"-ngld", c.draft_gpu_layers->text()});
+        if (c.draft_cache_type_k) add({"-ctkd", std::string(ggmlTypeName(*c.draft_cache_type_k))});
+        if (c.draft_cache_type_v) add({"-ctvd", std::string(ggmlTypeName(*c.draft_cache_type_v))});
+    }
     if (c.spec_draft_n_max > 0) add({"--spec-draft-n-max", std::to_string(c.spec_draft_n_max)});
     if (c.backend_sampling) add({"-bs"});
     if (!c.op_offload) add({"--no-op-offload"});
     return a;
 }
 
+namespace {
+
+// One of the placement flags that take a value (-ngl, -ot, -ts, -sm) with it.
+Result<bool> parsePlacementFlag(LaunchConfig& c, const std::string& f, Result<std::string> v) {
+    if (!v) return v.error();
+    if (f == "-ngl") {
+        auto g = parseGpuLayers(*v);
+        if (!g) return g.error();
+        c.gpu_layers = *g;
+    } else if (f == "-ot") {
+        auto o = parseTensorOverrides(*v);
+        if (!o) return o.error();
+        c.tensor_overrides.insert(c.tensor_overrides.end(), o->begin(), o->end());
+    } else if (f == "-ts") {
+        auto t = parseTensorSplit(*v);
+        if (!t) return t.error();
+        c.tensor_split = *t;
+    } else {
+        c.split_mode = parseSplitMode(*v);
+        if (!c.split_mode) return bad("-sm '" + *v + "' is not valid", "layer, row, none, tensor");
+    }
+    return true;
+}
+
+// One of the draft model's flags (-md, -hfd, -ngld, -ctkd, -ctvd) with its value.
+Result<bool> parseDraftFlag(LaunchConfig& c, const std::string& f, Result<std::string> v) {
+    if (!v) return v.error();
+    if (f == "-md" || f == "-hfd") {
+        if (v->empty()) return bad(f + " needs a model", f + " FILE.gguf");
+        c.draft_model = f == "-hfd" ? "hf:" + *v : *v;
+    } else if (f == "-ngld") {
+        auto g = parseGpuLayers(*v);
+        if (!g) return bad("-ngld '" + *v + "' is not valid", g.error().details);
+        c.draft_gpu_layers = *g;
+    } else {
+        const auto t = parseCacheType(*v);
+        if (!t) return bad(f + " '" + *v + "' is not a cache type", "f16, q8_0, q4_0, …");
+        (f == "-ctkd" ? c.draft_cache_type_k : c.draft_cache_type_v) = *t;
+    }
+    return true;
+}
+
+} // namespace
+
 Result<LaunchConfig> parseLlamaServerArgs(const std::vector<std::string>& argv) {
     LaunchConfig c;
+    bool spec_simple = false; // --spec-type draft-simple: only with the -md it belongs to
     auto u32 = [](const std::string& flag, const std::string& v) -> Result<std::uint32_t> {
         std::uint32_t n = 0;
         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
@@ -238,33 +293,12 @@ Result<LaunchConfig> parseLlamaServerArgs(const std::vector<std::string>& argv) 
         Result<bool> ok = true;
         if (f == "-c") {
             ok = number(c.ctx_size);
-        } else if (f == "-ngl") {
-            auto v = value();
-            if (!v) return v.error();
-            auto g = parseGpuLayers(*v);
-            if (!g) return g.error();
-            c.gpu_layers = *g;
         } else if (f == "--cpu-moe") {
             c.cpu_moe = true;
         } else if (f == "--n-cpu-moe") {
             ok = number(c.n_cpu_moe);
-        } else if (f == "-ot") {
-            auto v = value();
-            if (!v) return v.error();
-            auto o = parseTensorOverrides(*v);
-            if (!o) return o.error();
-            c.tensor_overrides.insert(c.tensor_overrides.end(), o->begin(), o->end());
-        } else if (f == "-ts") {
-            auto v = value();
-            if (!v) return v.error();
-            auto t = parseTensorSplit(*v);
-            if (!t) return t.error();
-            c.tensor_split = *t;
-        } else if (f == "-sm") {
-            auto v = value();
-            if (!v) return v.error();
-            c.split_mode = parseSplitMode(*v);
-            if (!c.split_mode) return bad("-sm '" + *v + "' is not valid", "layer, row, none");
+        } else if (f == "-ngl" || f == "-ot" || f == "-ts" || f == "-sm") {
+            ok = parsePlacementFlag(c, f, value());
         } else if (f == "--fit") {
             auto v = value();
             if (!v) return v.error();
@@ -325,8 +359,12 @@ Result<LaunchConfig> parseLlamaServerArgs(const std::vector<std::string>& argv) 
         } else if (f == "--spec-type") {
             auto v = value();
             if (!v) return v.error();
-            if (*v != "draft-mtp") return bad("--spec-type '" + *v + "'", "draft-mtp");
-            c.spec_draft_mtp = true;
+            if (*v != "draft-mtp" && *v != "draft-simple")
+                return bad("--spec-type '" + *v + "'", "draft-mtp, draft-simple");
+            c.spec_draft_mtp = c.spec_draft_mtp || *v == "draft-mtp";
+            spec_simple = spec_simple || *v == "draft-simple";
+        } else if (f == "-md" || f == "-hfd" || f == "-ngld" || f == "-ctkd" || f == "-ctvd") {
+            ok = parseDraftFlag(c, f, value());
         } else if (f == "--spec-draft-n-max") {
             ok = number(c.spec_draft_n_max);
         } else if (f == "-bs") {
@@ -338,6 +376,10 @@ Result<LaunchConfig> parseLlamaServerArgs(const std::vector<std::string>& argv) 
         }
         if (!ok) return ok.error();
     }
+    if (spec_simple != !c.draft_model.empty())
+        return bad(spec_simple ? "--spec-type draft-simple without a draft model"
+                               : "a draft model without --spec-type draft-simple",
+                   "-md FILE.gguf --spec-type draft-simple");
     return c;
 }
 

@@ -97,6 +97,12 @@ struct LaunchConfig {
     // Speculative decoding with the model's own MTP head.
     bool spec_draft_mtp = false;        // --spec-type draft-mtp
     std::uint32_t spec_draft_n_max = 0; // --spec-draft-n-max (0: not written)
+    // ... or with a separate draft model (llama.cpp v0.5.0 common/arg.cpp; written with
+    // --spec-type draft-simple, without which llama-server loads the draft and never drafts).
+    std::string draft_model;                    // -md PATH, or -hfd REPO for "hf:REPO"
+    std::optional<GpuLayers> draft_gpu_layers;  // -ngld
+    std::optional<GgmlType> draft_cache_type_k; // -ctkd
+    std::optional<GgmlType> draft_cache_type_v; // -ctvd
     // -bs/--backend-sampling (common/arg.cpp, both versions): sampling on the backend, priced in
     // the output buffer (pricing.cpp).
     bool backend_sampling = false;

@@ -23,5 +23,11 @@ inline constexpr std::uint32_t kServerAutoSlots = 4;
 inline constexpr std::uint32_t kSeqCtxPad = 256;
 // common/arg.cpp --fit-target: the per-device margin fit keeps free, in MiB, when not given.
 inline constexpr std::uint32_t kDefaultFitTargetMiB = 1024;
+// common/common.h `common_params_speculative_draft`: int32_t n_max = 3 (--spec-draft-n-max, the
+// tokens a draft model proposes per step).
+inline constexpr std::uint32_t kDefaultDraftMax = 3;
+// common/speculative.cpp SPEC_VOCAB_MAX_SIZE_DIFFERENCE: the most tokens a draft's vocabulary may
+// differ from the target's by (common_speculative_are_compatible refuses the pair beyond it).
+inline constexpr std::uint32_t kDraftVocabSizeMaxDiff = 128;
 
 } // namespace headroom::llama

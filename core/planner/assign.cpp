@@ -388,6 +388,7 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     mtp_home.kv_v = satAdd(mtp_home.kv_v, price.mtp_kv_v);
     // The projector is loaded by libmtmd on the main GPU when there is one.
     (n_dev > 0 ? a.devices[0] : a.host).mmproj = price.mmproj;
+    bookDraft(a, price);
     return a;
 }
 
@@ -429,6 +430,7 @@ std::vector<TermLine> termLines(const Terms& t) {
     add("output buffer", t.output);
     add("runtime overhead (estimate)", t.overhead);
     add("multimodal projector", t.mmproj);
+    add("draft model (-md)", t.draft);
     return lines;
 }
 

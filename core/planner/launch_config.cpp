@@ -73,6 +73,19 @@ LaunchConfig launchConfig(const PlanOptions& o, const MemoryBudget& budget, Back
         c.spec_draft_mtp = true;
         c.spec_draft_n_max = kMtpDraftTokens;
     }
+    if (o.draft && r.draft) {
+        const DraftModel& d = *o.draft;
+        c.draft_model = d.ref.empty() ? r.draft->model_id + ".gguf" : d.ref;
+        // The layers priced, always written (llama.cpp's default offloads them all, and the
+        // plan may have priced fewer); a CPU-only launch keeps the target's -ngl 0 for it too.
+        c.draft_gpu_layers = d.gpu_layers && d.gpu_layers->kind == GpuLayers::Kind::All
+                                 ? *d.gpu_layers
+                                 : GpuLayers::of(gpus ? r.draft->gpu_layers : 0);
+        if (d.cache_type_k != llama::kDefaultCacheType) c.draft_cache_type_k = d.cache_type_k;
+        if (d.cache_type_v != llama::kDefaultCacheType) c.draft_cache_type_v = d.cache_type_v;
+        // Written even at llama.cpp's default of 3: the target's output rows were priced for it.
+        c.spec_draft_n_max = d.n_max;
+    }
     return c;
 }
 

@@ -47,6 +47,14 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     // An MTP posture's launch drafts kMtpDraftTokens per step (--spec-draft-n-max, launchConfig),
     // which llama-server reserves output rows for.
     r.n_draft = r.mtp ? kMtpDraftTokens : 0;
+    if (o.draft && o.draft->model) {
+        // -md: the target verifies n_max drafted tokens per step (server_output_limits), and
+        // the draft runs in a context of its own priced beside it.
+        r.n_draft = o.draft->n_max;
+        r.draft_model = o.draft->model;
+        r.draft = std::make_shared<const ResolvedOptions>(
+            resolve(*o.draft->model, draftPlanOptions(o), hw, Posture::Plain));
+    }
     r.llama_version = o.llama_version;
     // Headroom's MTP launches draft kMtpDraftTokens (--spec-draft-n-max), which is the n_rs_seq
     // llama.cpp then keeps per sequence on a rollback-capable architecture.
@@ -81,7 +89,8 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
 }
 
 std::vector<Posture> posturesFor(const ModelShape& model, const PlanOptions& o) {
-    if (headroom::mtpDrafts(model, o.llama_version) && o.mtp != MtpMode::Off)
+    // A draft model is the launch's drafter: the MTP head is not used beside it.
+    if (headroom::mtpDrafts(model, o.llama_version) && o.mtp != MtpMode::Off && !o.draft)
         return {Posture::Lean, Posture::Stacked};
     return {Posture::Plain};
 }
@@ -190,6 +199,33 @@ int findRung(const std::vector<Rung>& rungs, std::uint32_t requested) {
     return -1;
 }
 
+// What a plan with a draft model says about it beside the priced terms.
+void addDraftNotes(Plan& plan, const ModelShape& model, const PlanOptions& o) {
+    const DraftModel& d = *o.draft;
+    const ModelShape& m = *d.model;
+    plan.notes.push_back(
+        "draft model " + (m.name.empty() ? m.id : m.name) +
+        " (-md, --spec-type draft-simple): a llama_context of its own at the target's n_ctx, " +
+        std::string(ggmlTypeName(d.cache_type_k)) + "/" +
+        std::string(ggmlTypeName(d.cache_type_v)) +
+        " KV cache (-ctkd/-ctvd), its layers placed by -ngld and the target's -ts and -sm "
+        "(common_base_params_to_speculative); llama.cpp also compares the two vocabularies' "
+        "type, BOS/EOS and token texts at load, Headroom only their size");
+    // tools/server/server-context.cpp: n_outputs_max = min(n_batch, np x (1 + n_max)); the
+    // output buffer is reserved for np rows at load and grows to that at the first verify batch
+    // (llama_context::output_reserve).
+    const std::uint64_t np = std::max<std::uint32_t>(1, o.n_parallel);
+    const std::uint64_t rows = std::min<std::uint64_t>(o.n_batch, np * (1 + d.n_max));
+    if (rows > np)
+        plan.notes.push_back(
+            "while it verifies drafts llama-server grows the target's output buffer from " +
+            std::to_string(np) + " to " + std::to_string(rows) +
+            " rows of logits: " + formatBytes(satMul(satMul(model.n_vocab, 4), rows - np)) +
+            " more in system RAM than the load figures above");
+    if (model.n_mtp_layers > 0 && o.mtp != MtpMode::Off)
+        plan.notes.push_back("the model's MTP head is not used: the draft model drafts");
+}
+
 } // namespace
 
 namespace {
@@ -277,6 +313,8 @@ Result<bool> validateOptions(const ModelShape& model, const PlanOptions& o) {
         return bad("give --cpu-moe or --n-cpu-moe, not both");
     if (o.pinned.split_mode == SplitMode::Tensor)
         if (auto ok = tensorParallelPriced(model, o); !ok) return ok.error();
+    if (o.draft)
+        if (auto ok = detail::validateDraft(model, o); !ok) return ok.error();
     return true;
 }
 
@@ -366,7 +404,9 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
     std::sort(contexts.begin(), contexts.end());
     const std::vector<std::uint32_t> lad = contextLadder(native);
 
-    const bool mtp = mtpDrafts(model, options.llama_version) && options.mtp != MtpMode::Off;
+    const bool mtp =
+        mtpDrafts(model, options.llama_version) && options.mtp != MtpMode::Off && !options.draft;
+    if (options.draft) addDraftNotes(plan, model, options);
     plan.mtp = mtp;
     if (model.n_mtp_layers > 0 && !mtp && options.mtp != MtpMode::Off)
         plan.notes.push_back(std::to_string(model.n_mtp_layers) +

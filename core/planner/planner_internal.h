@@ -170,4 +170,14 @@ std::uint32_t postureBatch(const PlanOptions& o, Posture posture);
 
 std::string gib(Bytes b);
 
+// The draft model (-md, draft_model.cpp). Its options as llama-server derives them from the
+// target's (common_base_params_to_speculative); its bytes per device and in host memory at the
+// target's context, on the placement -ngld and the target's -ts/-sm give it; booked into an
+// assignment as Terms::draft; and what llama.cpp (or Headroom's pricing) refuses about it.
+PlanOptions draftPlanOptions(const PlanOptions& target);
+DraftUse priceDraft(const ModelShape& draft, const ResolvedOptions& opt, const MemoryBudget& budget,
+                    std::uint32_t target_n_ctx);
+void bookDraft(Assignment& a, const ContextPrice& price);
+Result<bool> validateDraft(const ModelShape& target, const PlanOptions& o);
+
 } // namespace headroom::detail

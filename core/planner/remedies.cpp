@@ -120,29 +120,15 @@ std::string scaleText(double f) {
     return buf;
 }
 
-} // namespace
-
-std::vector<Remedy> remediesFor(const ModelShape& model, const HardwareSnapshot& hw,
-                                const MemoryBudget& budget, const PlanOptions& o,
-                                const std::vector<Rung>& rungs, const Rung& rung) {
-    std::vector<Remedy> out;
+// The launch options that trade memory for nothing but speed or features: a smaller KV cache,
+// flash attention, one sequence, the window-sized SWA cache, no projector, the default
+// micro-batch.
+void addOptionRemedies(std::vector<Remedy>& out, const ModelShape& model,
+                       const HardwareSnapshot& hw, const MemoryBudget& budget, const PlanOptions& o,
+                       const Rung& rung) {
     auto add = [&](std::optional<Remedy> m) {
         if (m) out.push_back(std::move(*m));
     };
-    const Verdict want = rung.verdict == Verdict::Spilled ? Verdict::Resident : Verdict::Spilled;
-    // Shorter context: the largest ladder rung below this one that reaches the wanted verdict.
-    for (auto it = rungs.rbegin(); it != rungs.rend(); ++it) {
-        if (it->requested_context >= rung.requested_context || !it->on_ladder) continue;
-        const bool good = want == Verdict::Resident ? it->verdict == Verdict::Resident
-                                                    : it->verdict != Verdict::Refused;
-        if (!good) continue;
-        PlanOptions c = o;
-        c.context = it->requested_context;
-        add(tryRemedy(model, hw, budget, o, rung, RemedyKind::ShorterContext,
-                      "shorter context: -c " + std::to_string(it->requested_context), c,
-                      it->requested_context));
-        break;
-    }
     const bool has_kv = std::any_of(model.layers.begin(), model.layers.end(),
                                     [](const LayerShape& l) { return l.hasKv(); });
     const std::uint32_t ctx = rung.requested_context;
@@ -193,6 +179,76 @@ std::vector<Remedy> remediesFor(const ModelShape& model, const HardwareSnapshot&
                       "smaller micro-batch (-ub " + std::to_string(llama::kDefaultUbatch) + ")", c,
                       ctx));
     }
+}
+
+// The draft model's remedies (-md): the plan without it, its KV cache in q8_0, and its next
+// smaller quant, each re-planned like any other remedy.
+void addDraftRemedies(std::vector<Remedy>& out, const ModelShape& model, const HardwareSnapshot& hw,
+                      const MemoryBudget& budget, const PlanOptions& o, const Rung& rung) {
+    if (!o.draft || !o.draft->model || !rung.draft) return;
+    const std::uint32_t ctx = rung.requested_context;
+    auto add = [&](std::optional<Remedy> m) {
+        if (m) out.push_back(std::move(*m));
+    };
+    PlanOptions without = o;
+    without.draft.reset();
+    add(tryRemedy(model, hw, budget, o, rung, RemedyKind::DropDraft,
+                  "without the draft model (drop -md " + o.draft->model->id + ", " +
+                      formatBytes(rung.draft->total()) + ")",
+                  without, ctx));
+    const ModelShape& dm = *o.draft->model;
+    const bool has_kv = std::any_of(dm.layers.begin(), dm.layers.end(),
+                                    [](const LayerShape& l) { return l.hasKv(); });
+    if (has_kv && o.draft->cache_type_k != GgmlType::Q8_0 &&
+        o.draft->cache_type_k != GgmlType::Q4_0) {
+        PlanOptions c = o;
+        c.draft->cache_type_k = c.draft->cache_type_v = GgmlType::Q8_0;
+        c.flash_attn = FlashAttn::On;
+        add(tryRemedy(model, hw, budget, o, rung, RemedyKind::DraftCacheQ8,
+                      "q8_0 KV cache for the draft (-ctkd q8_0 -ctvd q8_0 -fa on)", c, ctx));
+    }
+    const QuantSibling* next = nullptr;
+    for (const auto& q : dm.siblings)
+        if (q.shape && q.file_bytes < dm.file_bytes && (!next || q.file_bytes > next->file_bytes))
+            next = &q;
+    if (next) {
+        PlanOptions c = o;
+        c.draft->model = next->shape;
+        c.draft->ref = next->shape->source == ShapeSource::GgufHeader ? next->ref : std::string();
+        add(tryRemedy(model, hw, budget, o, rung, RemedyKind::SmallerDraft,
+                      "a smaller draft quant: " + next->quant + " (" +
+                          formatBytes(next->file_bytes) + " file instead of " +
+                          formatBytes(dm.file_bytes) + ")",
+                      c, ctx));
+    }
+}
+
+} // namespace
+
+std::vector<Remedy> remediesFor(const ModelShape& model, const HardwareSnapshot& hw,
+                                const MemoryBudget& budget, const PlanOptions& o,
+                                const std::vector<Rung>& rungs, const Rung& rung) {
+    std::vector<Remedy> out;
+    auto add = [&](std::optional<Remedy> m) {
+        if (m) out.push_back(std::move(*m));
+    };
+    const Verdict want = rung.verdict == Verdict::Spilled ? Verdict::Resident : Verdict::Spilled;
+    // Shorter context: the largest ladder rung below this one that reaches the wanted verdict.
+    for (auto it = rungs.rbegin(); it != rungs.rend(); ++it) {
+        if (it->requested_context >= rung.requested_context || !it->on_ladder) continue;
+        const bool good = want == Verdict::Resident ? it->verdict == Verdict::Resident
+                                                    : it->verdict != Verdict::Refused;
+        if (!good) continue;
+        PlanOptions c = o;
+        c.context = it->requested_context;
+        add(tryRemedy(model, hw, budget, o, rung, RemedyKind::ShorterContext,
+                      "shorter context: -c " + std::to_string(it->requested_context), c,
+                      it->requested_context));
+        break;
+    }
+    addOptionRemedies(out, model, hw, budget, o, rung);
+    const std::uint32_t ctx = rung.requested_context;
+    addDraftRemedies(out, model, hw, budget, o, rung);
     if (rung.verdict == Verdict::Spilled && rung.placement.n_cpu_moe > 0) {
         Remedy m;
         m.kind = RemedyKind::CpuMoe;

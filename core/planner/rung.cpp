@@ -231,6 +231,59 @@ Refusal memoryRefusal(const Assignment& a, const Terms& totals, const MemoryBudg
     return f;
 }
 
+// Where the rung's placement puts each layer and expert, as the plan and the launch report it.
+void describePlacement(Placement& p, const ModelShape& model, const ResolvedOptions& opt,
+                       const MemoryBudget& budget, const PlacementChoice& choice, bool pinned,
+                       Bytes spill_bytes) {
+    const std::uint32_t n_layer_all = model.nLayer();
+    p.gpu_layers = choice.ngl;
+    p.n_cpu_moe = choice.n_cpu_moe;
+    p.kv_offload = opt.kv_offload;
+    p.spill_bytes = spill_bytes;
+    for (size_t il = 0; il < choice.ffn_host.size(); ++il)
+        if (choice.ffn_host[il]) p.ffn_blocks_to_host.push_back(static_cast<std::uint32_t>(il));
+    p.override_tensor = policy::hybridFfnOverride(p.ffn_blocks_to_host);
+    p.pinned = pinned;
+    p.split_mode = choice.split_mode;
+    // -sm tensor's default is an equal split (llama_meta_device_get_split_state with no -ts), so
+    // nothing is written for it.
+    p.tensor_split = choice.split.empty() && budget.devices.size() > 1 &&
+                             choice.split_mode != SplitMode::None &&
+                             choice.split_mode != SplitMode::Tensor
+                         ? plannedSplit(budget)
+                         : choice.split;
+    const bool tensor = choice.split_mode == SplitMode::Tensor;
+    const std::vector<double> cumulative =
+        choice.split_mode == SplitMode::None || tensor
+            ? std::vector<double>(budget.devices.size(), 1.0)
+            : cumulativeSplit(p.tensor_split, budget.devices.size());
+    p.device_layers.assign(budget.devices.size(), 0);
+    for (std::uint32_t il = 0; il <= n_layer_all; ++il) {
+        int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
+        if (d >= 0 && choice.split_mode == SplitMode::Row) d = 0;
+        if (d >= 0 && tensor) {
+            // Every device holds a share of every layer on the Meta device.
+            for (auto& n : p.device_layers)
+                ++n;
+        } else if (d >= 0) {
+            ++p.device_layers[static_cast<size_t>(d)];
+        } else {
+            ++p.host_layers;
+        }
+    }
+    if (model.isMoe()) {
+        const Bytes per_layer = model.moe.n_expert;
+        for (std::uint32_t il = 0; il < n_layer_all; ++il) {
+            if (model.layers[il].experts_bytes == 0 || (model.layers[il].is_mtp && !opt.mtp))
+                continue;
+            const bool host = il < choice.n_cpu_moe ||
+                              (il < choice.moves.size() && choice.moves[il].expert_parts >= 3) ||
+                              layerDevice(il, n_layer_all, choice.ngl, cumulative) < 0;
+            (host ? p.expert_slots_host : p.expert_slots_gpu) += per_layer;
+        }
+    }
+}
+
 } // namespace
 
 Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryBudget& budget,
@@ -238,11 +291,18 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     Rung r;
     r.requested_context =
         static_cast<std::uint32_t>(std::min<std::uint64_t>(requested_ctx, UINT32_MAX));
-    const ContextPrice price = priceContext(model, opt, requested_ctx);
+    ContextPrice price = priceContext(model, opt, requested_ctx);
     r.context = price.geometry.n_ctx;
     r.n_ubatch = price.geometry.n_ubatch;
-    const std::uint32_t n_layer_all = model.nLayer();
-    const std::uint32_t ngl_all = n_layer_all + 1;
+    if (opt.draft_model && opt.draft) {
+        // The draft is placed by its own flags whatever the target's placement, so it is priced
+        // once and every placement of the target is searched beside it.
+        r.draft = priceDraft(*opt.draft_model, *opt.draft, budget, r.context);
+        for (const Terms& t : r.draft->devices)
+            price.draft_devices.push_back(t.total());
+        price.draft_host = r.draft->host.total();
+    }
+    const std::uint32_t ngl_all = model.nLayer() + 1;
     const bool pinned = opt.pinned.pinsPlacement() && !budget.devices.empty() && !budget.uma;
 
     PlacementChoice choice;
@@ -281,53 +341,7 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     r.host = a.host;
     r.host_bytes = a.host.total();
     r.host_budget_bytes = budget.uma ? 0 : budget.ram_usable;
-    r.placement.gpu_layers = choice.ngl;
-    r.placement.n_cpu_moe = choice.n_cpu_moe;
-    r.placement.kv_offload = opt.kv_offload;
-    r.placement.spill_bytes = a.spill_bytes;
-    for (size_t il = 0; il < choice.ffn_host.size(); ++il)
-        if (choice.ffn_host[il])
-            r.placement.ffn_blocks_to_host.push_back(static_cast<std::uint32_t>(il));
-    r.placement.override_tensor = policy::hybridFfnOverride(r.placement.ffn_blocks_to_host);
-    r.placement.pinned = pinned;
-    r.placement.split_mode = choice.split_mode;
-    // -sm tensor's default is an equal split (llama_meta_device_get_split_state with no -ts), so
-    // nothing is written for it.
-    r.placement.tensor_split = choice.split.empty() && budget.devices.size() > 1 &&
-                                       choice.split_mode != SplitMode::None &&
-                                       choice.split_mode != SplitMode::Tensor
-                                   ? plannedSplit(budget)
-                                   : choice.split;
-    const bool tensor = choice.split_mode == SplitMode::Tensor;
-    const std::vector<double> cumulative =
-        choice.split_mode == SplitMode::None || tensor
-            ? std::vector<double>(budget.devices.size(), 1.0)
-            : cumulativeSplit(r.placement.tensor_split, budget.devices.size());
-    r.placement.device_layers.assign(budget.devices.size(), 0);
-    for (std::uint32_t il = 0; il <= n_layer_all; ++il) {
-        int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
-        if (d >= 0 && choice.split_mode == SplitMode::Row) d = 0;
-        if (d >= 0 && tensor) {
-            // Every device holds a share of every layer on the Meta device.
-            for (auto& n : r.placement.device_layers)
-                ++n;
-        } else if (d >= 0) {
-            ++r.placement.device_layers[static_cast<size_t>(d)];
-        } else {
-            ++r.placement.host_layers;
-        }
-    }
-    if (model.isMoe()) {
-        const Bytes per_layer = model.moe.n_expert;
-        for (std::uint32_t il = 0; il < n_layer_all; ++il) {
-            if (model.layers[il].experts_bytes == 0 || (model.layers[il].is_mtp && !opt.mtp))
-                continue;
-            const bool host = il < choice.n_cpu_moe ||
-                              (il < choice.moves.size() && choice.moves[il].expert_parts >= 3) ||
-                              layerDevice(il, n_layer_all, choice.ngl, cumulative) < 0;
-            (host ? r.placement.expert_slots_host : r.placement.expert_slots_gpu) += per_layer;
-        }
-    }
+    describePlacement(r.placement, model, opt, budget, choice, pinned, a.spill_bytes);
 
     r.verdict = ok ? (resident ? Verdict::Resident : Verdict::Spilled) : Verdict::Refused;
     if (!ok && pinned && !budget.unknown) {

@@ -273,6 +273,30 @@ private slots:
         QVERIFY(router.err.contains("--models-max 2"));
     }
 
+    // -md llama-3.2-1b-instruct (the same 128256-token vocabulary as the 8B): every launch the
+    // export writes carries the draft's flags, and Ollama, which has no draft model, says so.
+    void everyExportCarriesTheDraftModel_data() {
+        QTest::addColumn<QStringList>("says");
+        // The shell script and llama-swap's cmd write one flag and its value per line.
+        const QStringList launch = {"-md llama-3.2-1b-instruct.gguf", "--spec-type draft-simple",
+                                    "-ngld ", "--spec-draft-n-max 3"};
+        QTest::newRow("llama-server") << launch;
+        QTest::newRow("llama-swap") << launch;
+        QTest::newRow("router") << QStringList{"md = llama-3.2-1b-instruct.gguf",
+                                               "spec-type = draft-simple", "ngld = "};
+        QTest::newRow("ollama") << QStringList{"the draft model llama-3.2-1b-instruct.gguf"};
+        QTest::newRow("json") << QStringList{"\"draft_model\": \"llama-3.2-1b-instruct.gguf\"",
+                                             "\"spec_type\": \"draft-simple\""};
+    }
+    void everyExportCarriesTheDraftModel() {
+        QFETCH(QStringList, says);
+        const Run r = exportTo(QString::fromLatin1(QTest::currentDataTag()),
+                               {QStringLiteral("-md"), QStringLiteral("llama-3.2-1b-instruct")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        for (const QString& s : says)
+            QVERIFY2(r.out.contains(s.toUtf8()), qPrintable(s + " not in:\n" + r.out));
+    }
+
     void helpNamesEveryTargetAndTheExitCodes() {
         const Run r = runCli({QStringLiteral("export"), QStringLiteral("--help")});
         QCOMPARE(r.code, 0);

@@ -93,6 +93,7 @@ private slots:
         QTest::newRow("fit target") << QStringList{"--fit-target", "1024"} << "--fit-target";
         QTest::newRow("projector file")
             << QStringList{"--mmproj", "/nonexistent.gguf"} << "--mmproj";
+        QTest::newRow("draft model") << QStringList{"-md", "qwen3-0.6b"} << "-md";
     }
     void flagsForOneModelAreRefusedWithSeveral() {
         QFETCH(QStringList, extra);
@@ -283,6 +284,27 @@ private slots:
              "--mtp"},
             {QStringList{"plan", "--model", "llama-3.1-8b-instruct", "--mmproj", "on"} + kMachine,
              "no projector"},
+            {QStringList{"plan", "--model", "qwen3-32b", "-md", "no-such-draft"} + kMachine,
+             "no-such-draft"},
+            {QStringList{"plan", "--model", "qwen3-32b", "-ngld", "5"} + kMachine, "-ngld"},
+            {QStringList{"plan", "--model", "qwen3-32b", "-md", "qwen3-0.6b", "-ngld", "auto"} +
+                 kMachine,
+             "-ngld"},
+            {QStringList{"plan", "--model", "qwen3-32b", "-md", "qwen3-0.6b", "-ctkd", "q9"} +
+                 kMachine,
+             "-ctkd"},
+            {QStringList{"plan", "--model", "qwen3-32b", "--spec-type", "fast"} + kMachine,
+             "--spec-type"},
+            {QStringList{"plan", "--model", "qwen3-32b", "-md", "qwen3-0.6b", "--spec-type",
+                         "draft-mtp"} +
+                 kMachine,
+             "--spec-type"},
+            {QStringList{"plan", "--model", "qwen3-32b", "-md", "https://example.com/d.gguf"} +
+                 kMachine,
+             "URL"},
+            // Llama 3.2's 128256 tokens against Qwen3's 151936: llama.cpp allows 128 apart.
+            {QStringList{"plan", "--model", "qwen3-32b", "-md", "llama-3.2-1b-instruct"} + kMachine,
+             "vocabulary"},
         };
         for (const auto& c : cases) {
             const auto r = runCli(c.args);
@@ -290,6 +312,71 @@ private slots:
                      qPrintable(c.args.join(' ') + " -> " + QString::number(r.code) + " " + r.err));
             QVERIFY2(r.err.contains(c.names), qPrintable(c.args.join(' ') + ": " + r.err));
         }
+    }
+
+    // The case: Qwen3-32B with Qwen3-0.6B drafting on an RTX 4090 at 16K. The draft's
+    // bytes are a term of the card and of host RAM beside the target's, the totals add them, the
+    // table has a column for them, and the launch carries -md, --spec-type draft-simple and
+    // -ngld 29 (the 0.6B model's 28 blocks and its output layer, all on the card).
+    void aDraftModelIsPricedBesideItsTargetAndLaunchedWithIt() {
+        const QStringList args = {"plan",     "--model",  "qwen3-32b", "-md", "qwen3-0.6b",
+                                  "--preset", "rtx-4090", "-c",        "16K"};
+        const auto r = runCli(args + QStringList{"--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& rung = j.at("rungs").at(j.at("decision").at("rung_index").get<size_t>());
+        const auto& draft = rung.at("draft");
+        QCOMPARE(draft.at("model").get<std::string>(), std::string("qwen3-0.6b"));
+        QCOMPARE(draft.at("gpu_layers").get<int>(), 29);
+        QCOMPARE(draft.at("context").get<int>(), rung.at("context").get<int>());
+        const auto& card = rung.at("devices").at(0).at("terms");
+        QCOMPARE(card.at("draft"), draft.at("devices").at(0).at("total"));
+        QCOMPARE(rung.at("host").at("draft"), draft.at("host").at("total"));
+        QCOMPARE(rung.at("bytes").at("draft"), draft.at("total"));
+        const auto& b = rung.at("bytes");
+        std::uint64_t sum = 0;
+        for (const char* t : {"weights", "kv", "recurrent_state", "compute", "output", "overhead",
+                              "mmproj", "draft"})
+            sum += b.at(t).get<std::uint64_t>();
+        QCOMPARE(b.at("total").get<std::uint64_t>(), sum);
+        const auto& launch = j.at("launch");
+        QCOMPARE(launch.at("draft_model").get<std::string>(), std::string("qwen3-0.6b.gguf"));
+        QCOMPARE(launch.at("spec_type").get<std::string>(), std::string("draft-simple"));
+        QCOMPARE(launch.at("draft_gpu_layers").get<std::string>(), std::string("29"));
+        QCOMPARE(launch.at("spec_draft_n_max").get<int>(), 3);
+        QCOMPARE(j.at("options").at("draft").at("model").get<std::string>(),
+                 std::string("qwen3-0.6b"));
+        const auto table = runCli(args);
+        QVERIFY2(table.code == 0, table.err.constData());
+        QVERIFY(table.out.contains("  draft "));
+        QVERIFY2(table.out.contains(
+                     "-md qwen3-0.6b.gguf --spec-type draft-simple -ngld 29 --spec-draft-n-max 3"),
+                 table.out.constData());
+    }
+
+    // A draft given as a GGUF file is read like the target (its header only) and launched by its
+    // path; one that is missing is unreadable input, exit 3.
+    void aDraftFileIsLaunchedByItsPathAndAMissingOneExitsThree() {
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("Target-Q8_0.gguf"));
+        const QString draft = dir.filePath(QStringLiteral("Draft-Q4_0.gguf"));
+        // llama.h llama_ftype: 7 Q8_0, 2 Q4_0 (the test model's 32000-token vocabulary in both).
+        QVERIFY(headroom::test::quantOfTestModel(headroom::GgmlType::Q8_0, 7)
+                    .write(target.toStdString())
+                    .has_value());
+        QVERIFY(headroom::test::quantOfTestModel(headroom::GgmlType::Q4_0, 2)
+                    .write(draft.toStdString())
+                    .has_value());
+        const auto r = runCli(QStringList{"plan", target, "-md", draft, "--json"} + kMachine);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(QString::fromStdString(j.at("launch").at("draft_model").get<std::string>()),
+                 draft);
+        const auto missing =
+            runCli(QStringList{"plan", target, "-md", dir.filePath(QStringLiteral("none.gguf"))} +
+                   kMachine);
+        QCOMPARE(missing.code, 3);
+        QVERIFY2(missing.err.contains("-md"), missing.err.constData());
     }
 
     void anUnreadableModelFileExitsThree() {

@@ -188,7 +188,7 @@ private Q_SLOTS:
         ChartsPanel* charts = w.chartsPanel();
         const QStringList legend = charts->legendEntries();
         // Every term with bytes on some rung of some chart is listed, and none without.
-        for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c) {
+        for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::LastTerm; ++c) {
             bool drawn = false;
             for (int m = 0; m < charts->memoryModelCount(); ++m)
                 for (int r = 0; r < charts->memoryModel(m)->rowCount(); ++r)
@@ -266,7 +266,7 @@ private Q_SLOTS:
             if (!plan->decision.refused) {
                 const int row = plan->decision.rung_index;
                 double top = 0;
-                for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c)
+                for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::LastTerm; ++c)
                     top += gpu->index(row, c).data().toDouble();
                 marker << QPointF(row, top);
             }

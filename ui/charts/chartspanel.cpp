@@ -66,6 +66,8 @@ QColor termColor(int column) {
         return QColor(0x8c, 0x8c, 0x8c);
     case RungMemoryModel::Mmproj:
         return QColor(0xcc, 0xb9, 0x74);
+    case RungMemoryModel::Draft:
+        return QColor(0x64, 0xb5, 0xcd);
     }
     return Qt::gray;
 }
@@ -680,7 +682,7 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
     styleChart(chart);
     auto* series = new QStackedBarSeries(chart);
     series->setBarWidth(0.7);
-    bindBarSets(series, model, RungMemoryModel::Weights, RungMemoryModel::Mmproj);
+    bindBarSets(series, model, RungMemoryModel::Weights, RungMemoryModel::LastTerm);
     chart->addSeries(series);
     auto* budget = budgetLine(model, RungMemoryModel::Budget, chart);
     chart->addSeries(budget);
@@ -723,9 +725,9 @@ QChartView* ChartsPanel::makeMemoryChart(RungMemoryModel* model) {
         if (chart->title() != model->deviceName()) chart->setTitle(model->deviceName());
         const QStringList categories = categoriesFrom(model, RungMemoryModel::Label);
         if (x->categories() != categories) x->setCategories(categories);
-        markVerdicts(series, launch, model, RungMemoryModel::Weights, RungMemoryModel::Mmproj);
+        markVerdicts(series, launch, model, RungMemoryModel::Weights, RungMemoryModel::LastTerm);
         QList<int> terms;
-        for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c)
+        for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::LastTerm; ++c)
             terms << c;
         const double top = std::max(columnMax(model, terms, true),
                                     columnMax(model, {RungMemoryModel::Budget}, false));
@@ -850,7 +852,7 @@ QStringList ChartsPanel::legendEntries() const {
     // Every term drawn on any memory chart (a term that is zero on every rung of every chart —
     // no experts in a dense model — is not drawn, so it is not listed), then the budget line.
     QStringList out;
-    for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c) {
+    for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::LastTerm; ++c) {
         bool drawn = false;
         for (const RungMemoryModel* m : m_memory_models)
             for (int r = 0; r < m->rowCount() && !drawn; ++r)
@@ -871,7 +873,7 @@ void ChartsPanel::updateLegend() {
     const QStringList entries = legendEntries();
     for (const QString& e : entries) {
         int column = -1;
-        for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::Mmproj; ++c)
+        for (int c = RungMemoryModel::Weights; c <= RungMemoryModel::LastTerm; ++c)
             if (RungMemoryModel::columnName(c) == e) column = c;
         QString swatch =
             column >= 0
