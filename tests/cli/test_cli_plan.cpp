@@ -339,7 +339,7 @@ private slots:
                               "mmproj", "draft"})
             sum += b.at(t).get<std::uint64_t>();
         QCOMPARE(b.at("total").get<std::uint64_t>(), sum);
-        const auto& launch = j.at("launch");
+        const auto& launch = j.at("launch").at("config");
         QCOMPARE(launch.at("draft_model").get<std::string>(), std::string("qwen3-0.6b.gguf"));
         QCOMPARE(launch.at("spec_type").get<std::string>(), std::string("draft-simple"));
         QCOMPARE(launch.at("draft_gpu_layers").get<std::string>(), std::string("29"));
@@ -370,7 +370,8 @@ private slots:
         const auto r = runCli(QStringList{"plan", target, "-md", draft, "--json"} + kMachine);
         QVERIFY2(r.code == 0, r.err.constData());
         const auto j = nlohmann::json::parse(r.out.toStdString());
-        QCOMPARE(QString::fromStdString(j.at("launch").at("draft_model").get<std::string>()),
+        QCOMPARE(QString::fromStdString(
+                     j.at("launch").at("config").at("draft_model").get<std::string>()),
                  draft);
         const auto missing =
             runCli(QStringList{"plan", target, "-md", dir.filePath(QStringLiteral("none.gguf"))} +
