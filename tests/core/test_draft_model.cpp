@@ -5,6 +5,7 @@
 #include "hardware_presets.h"
 #include "launch/launch_config.h"
 #include "planner.h"
+#include "planner/fit_simulation.h"
 
 #include <QtTest>
 
@@ -180,6 +181,21 @@ private slots:
         QVERIFY(smaller.has_value());
         const Bytes kv = r.draft->devices[0].kv();
         QCOMPARE(launchedRung(*smaller).draft->devices[0].kv(), kv / 64 * 34);
+    }
+
+    // llama.cpp v0.5.0's --fit measures the draft on the same devices at every context it tries
+    // (common/fit.cpp common_fit_extra_model, added to each measurement): at -c 16K the 32B
+    // model alone keeps more of its 65 layers on the card than beside the 2.2 GiB draft.
+    void theFitSimulationCountsTheDraftOnTheDevices() {
+        const PlanOptions with = withDraft("qwen3-0.6b", 16384);
+        PlanOptions without = with;
+        without.draft.reset();
+        auto a = simulateFit(shape("qwen3-32b"), m_4090, with, {});
+        auto b = simulateFit(shape("qwen3-32b"), m_4090, without, {});
+        QVERIFY(a.has_value() && b.has_value());
+        QCOMPARE(a->context, b->context); // -c is the user's: fit never changes it
+        QVERIFY2(a->gpu_layers < b->gpu_layers,
+                 qPrintable(QString("%1 vs %2").arg(a->gpu_layers).arg(b->gpu_layers)));
     }
 
     // What llama.cpp refuses about a pair, and what Headroom does not price, is refused before
