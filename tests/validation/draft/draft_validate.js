@@ -1,5 +1,5 @@
 // Drives the draft-model validation (run.sh): two sparse GGUF replicas of Llama-3.1-8B's layout
-// that share its 32000-token replica vocabulary (a target and a smaller draft), `headroom-cli plan
+// that share one 32000-token SentencePiece vocabulary (a target and a smaller draft), `headroom-cli plan
 // TARGET -md DRAFT --json`, then llama-server v0.5.0 launched with the plan's own arguments.
 // llama-server logs the target's buffers, then "loading draft model", then the draft's
 // (common_speculative_init_result); each part of the log is compared with the plan's terms for
@@ -24,8 +24,8 @@ async function main() {
   fs.mkdirSync(workDir, { recursive: true });
   const target = path.join(workDir, 'llama-target-replica.gguf');
   const draft = path.join(workDir, 'llama-draft-replica.gguf');
-  writeLlamaReplica(target, { name: 'Llama-target-replica', layers: 6, embd: 1024, ff: 2816, heads: 16, kvHeads: 4 });
-  writeLlamaReplica(draft, { name: 'Llama-draft-replica', layers: 2, embd: 512, ff: 1408, heads: 8, kvHeads: 2 });
+  writeLlamaReplica(target, { name: 'Llama-target-replica', layers: 6, embd: 1024, ff: 2816, heads: 16, kvHeads: 4, vocab: true });
+  writeLlamaReplica(draft, { name: 'Llama-draft-replica', layers: 2, embd: 512, ff: 1408, heads: 8, kvHeads: 2, vocab: true });
   const ports = await freePorts(2);
   const endpoints = ports.map((p) => `127.0.0.1:${p}`);
   await startRpcServers(binDir, ports, workDir);
