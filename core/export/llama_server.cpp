@@ -87,6 +87,45 @@ std::string launchModelPath(const Plan& plan, const std::string& override_path) 
     return stem + ".gguf";
 }
 
+namespace {
+
+// The traps a launch walks near, one line each (also written as comments).
+std::vector<std::string> launchWarnings(const Plan& plan, const LaunchExportOptions& options,
+                                        const Rung& rung, const LaunchConfig& cfg) {
+    std::vector<std::string> warnings;
+    const Placement& pl = rung.placement;
+    if (cfg.n_parallel > 1 && !cfg.kv_unified) {
+        const Bytes perSeq = padTo(rung.context / cfg.n_parallel, llama::kSeqCtxPad);
+        warnings.push_back("-np " + std::to_string(cfg.n_parallel) +
+                           " without --kv-unified divides the context: each sequence gets " +
+                           std::to_string(perSeq) + " tokens, not " + std::to_string(rung.context) +
+                           " (src/llama-context.cpp: n_ctx_seq = n_ctx / n_seq_max)");
+    }
+    if (isQuantizedCacheType(cfg.typeV()))
+        warnings.push_back("a quantized V cache (-ctv " + std::string(ggmlTypeName(cfg.typeV())) +
+                           ") needs flash attention: -fa on is pinned; a build or backend "
+                           "without flash attention will refuse to load");
+    if (std::any_of(plan.model.layers.begin(), plan.model.layers.end(),
+                    [](const LayerShape& l) { return l.isMla(); }))
+        warnings.push_back("MLA model: llama.cpp refuses different K and V cache types; keep "
+                           "-ctk and -ctv equal if you edit them");
+    if (rung.verdict == Verdict::Spilled)
+        warnings.push_back("spilled: " + formatBytes(pl.spill_bytes) +
+                           " of weights stay in system RAM (slower decode), as planned");
+    if (plan.options.mmproj && options.mmproj_path.empty())
+        warnings.push_back("the plan priced a multimodal projector; add --mmproj FILE");
+    if (plan.model.source != ShapeSource::GgufHeader && options.model_path.empty())
+        warnings.push_back("catalog model: replace " + launchModelPath(plan, {}) +
+                           " with the path of your GGUF file");
+    if (plan.options.draft && plan.options.draft->model &&
+        plan.options.draft->model->source != ShapeSource::GgufHeader)
+        warnings.push_back("catalog draft model: replace -md " + cfg.draft_model +
+                           " with the path of its GGUF file");
+    return warnings;
+}
+
+} // namespace
+
 Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOptions& options) {
     auto rungOr = chosenRung(plan, options.rung_index);
     if (!rungOr) return rungOr.error();
@@ -156,36 +195,7 @@ Result<LaunchCommand> llamaServerLaunch(const Plan& plan, const LaunchExportOpti
             "the planned RAM budget.");
     }
 
-    // Traps worth a line.
-    if (cfg.n_parallel > 1 && !cfg.kv_unified) {
-        const Bytes perSeq = padTo(rung.context / cfg.n_parallel, llama::kSeqCtxPad);
-        out.warnings.push_back("-np " + std::to_string(cfg.n_parallel) +
-                               " without --kv-unified divides the context: each sequence gets " +
-                               std::to_string(perSeq) + " tokens, not " +
-                               std::to_string(rung.context) +
-                               " (src/llama-context.cpp: n_ctx_seq = n_ctx / n_seq_max)");
-    }
-    if (isQuantizedCacheType(cfg.typeV()))
-        out.warnings.push_back("a quantized V cache (-ctv " +
-                               std::string(ggmlTypeName(cfg.typeV())) +
-                               ") needs flash attention: -fa on is pinned; a build or backend "
-                               "without flash attention will refuse to load");
-    if (std::any_of(plan.model.layers.begin(), plan.model.layers.end(),
-                    [](const LayerShape& l) { return l.isMla(); }))
-        out.warnings.push_back("MLA model: llama.cpp refuses different K and V cache types; keep "
-                               "-ctk and -ctv equal if you edit them");
-    if (rung.verdict == Verdict::Spilled)
-        out.warnings.push_back("spilled: " + formatBytes(pl.spill_bytes) +
-                               " of weights stay in system RAM (slower decode), as planned");
-    if (plan.options.mmproj && options.mmproj_path.empty())
-        out.warnings.push_back("the plan priced a multimodal projector; add --mmproj FILE");
-    if (plan.model.source != ShapeSource::GgufHeader && options.model_path.empty())
-        out.warnings.push_back("catalog model: replace " + launchModelPath(plan, {}) +
-                               " with the path of your GGUF file");
-    if (plan.options.draft && plan.options.draft->model &&
-        plan.options.draft->model->source != ShapeSource::GgufHeader)
-        out.warnings.push_back("catalog draft model: replace -md " + cfg.draft_model +
-                               " with the path of its GGUF file");
+    out.warnings = launchWarnings(plan, options, rung, cfg);
     for (const auto& w : out.warnings)
         out.comments.push_back("warning: " + w);
 
