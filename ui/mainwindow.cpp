@@ -12,6 +12,7 @@
 #include "whypanel.h"
 
 #include "core/catalog.h"
+#include "core/launch/llama_defaults.h"
 #include "core/launch/llama_version.h"
 #include "core/policy/growth.h"
 #include "core/policy/speed.h"
@@ -29,12 +30,14 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -389,7 +392,39 @@ void MainWindow::loadCatalog() {
                       .arg(qs(catalog.error().message)));
         return;
     }
-    m_picker->catalogModel()->setModels(catalogShapes(*catalog));
+    std::vector<ModelShape> shapes = catalogShapes(*catalog);
+    for (const ModelShape& m : shapes)
+        if (m.id.find(':') == std::string::npos)
+            m_draft_pool.push_back(std::make_shared<const ModelShape>(m));
+    m_picker->catalogModel()->setModels(std::move(shapes));
+}
+
+// The draft models worth offering beside `model`: catalog models whose vocabulary llama.cpp
+// would pair with it (common_speculative_are_compatible allows kDraftVocabSizeMaxDiff tokens
+// apart) and with at most a quarter of its weights, since a draft pays off only when it is much
+// faster than the target; smallest first.
+void MainWindow::offerDrafts(const ModelShape& model) {
+    std::vector<std::shared_ptr<const ModelShape>> offer;
+    for (const auto& d : m_draft_pool) {
+        if (d->id == model.id || model.n_vocab == 0 || d->n_vocab == 0) continue;
+        const std::uint32_t apart =
+            d->n_vocab > model.n_vocab ? d->n_vocab - model.n_vocab : model.n_vocab - d->n_vocab;
+        if (apart <= llama::kDraftVocabSizeMaxDiff &&
+            satMul(d->weightBytes(), 4) <= model.weightBytes())
+            offer.push_back(d);
+    }
+    std::stable_sort(offer.begin(), offer.end(), [](const auto& a, const auto& b) {
+        return a->weightBytes() < b->weightBytes();
+    });
+    if (offer.size() > 12) offer.resize(12);
+    m_options->setDraftCandidates(std::move(offer));
+    // A draft the new model cannot pair with was dropped by the panel: the plan drops it too.
+    if (m_controller->options().draft.has_value() != m_options->options().draft.has_value()) {
+        PlanOptions o = m_controller->options();
+        o.draft = m_options->options().draft;
+        const QSignalBlocker block(m_controller);
+        m_controller->setOptions(o);
+    }
 }
 
 void MainWindow::restoreState() {
@@ -449,6 +484,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 }
 
 void MainWindow::onModelSelected(const ModelShape& model) {
+    offerDrafts(model);
     // A context target belongs to the model it was chosen for: 256K picked for one model must
     // not carry over and get the next one (trained to 32K) refused. Each model comes back with
     // its own target, or Auto when none was chosen for it.

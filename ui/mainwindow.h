@@ -9,7 +9,9 @@
 #include <QMainWindow>
 
 #include <QTimer>
+#include <memory>
 #include <optional>
+#include <vector>
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -72,6 +74,7 @@ private:
     void clearError();
     void onPlan(const Plan& plan);
     void onModelSelected(const ModelShape& model);
+    void offerDrafts(const ModelShape& model);
     void rebuildRecentMenu(const QStringList& files);
     void about();
     void saveChart();
@@ -93,6 +96,8 @@ private:
     QString m_error_status;
     // The context target chosen per model id (nullopt: Auto).
     QHash<QString, std::optional<std::uint32_t>> m_context_by_model;
+    // The catalog's models at their default quant, the draft models the options may offer.
+    std::vector<std::shared_ptr<const ModelShape>> m_draft_pool;
 };
 
 } // namespace headroom::ui

@@ -2,6 +2,7 @@
 
 #include "core/launch/llama_version.h"
 #include "core/launch/placement_flags.h"
+#include "core/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -11,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <algorithm>
@@ -85,6 +87,12 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
                   tr("Speculative decoding with the model's MTP head (auto: when the model has one "
                      "and it fits)"));
     m_mtp->addItems({tr("auto"), tr("on"), tr("off")});
+    m_draft = named(new QComboBox, "draftCombo", tr("Draft model"),
+                    tr("-md: a small model of the same tokenizer that drafts tokens for this one "
+                       "(priced beside it at its context, launched with --spec-type "
+                       "draft-simple)"));
+    m_draft->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_draft->setMinimumContentsLength(10);
     m_mmproj =
         named(new QCheckBox(tr("mmproj")), "mmprojCheck", tr("Load the multimodal projector"),
               tr("--mmproj: charge the vision projector"));
@@ -162,6 +170,8 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     ctx->addWidget(m_rope);
     ctx->addWidget(m_rope_scale);
     ctx->addWidget(m_yarn_orig);
+    ctx->addWidget(buddy(tr("Draft"), m_draft));
+    ctx->addWidget(m_draft);
     auto* row = new QHBoxLayout;
     row->addWidget(buddy(tr("&K"), m_ctk));
     row->addWidget(m_ctk);
@@ -249,6 +259,17 @@ OptionsPanel::OptionsPanel(QWidget* parent) : QWidget(parent) {
     });
     connect(m_version, &QComboBox::currentIndexChanged, this, [this] {
         m_options.llama_version = LlamaVersion(m_version->currentData().toInt());
+        emitEdited();
+    });
+    connect(m_draft, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i <= 0 || size_t(i) > m_draft_candidates.size()) {
+            m_options.draft.reset();
+        } else {
+            DraftModel d = m_options.draft.value_or(DraftModel{});
+            d.model = m_draft_candidates[size_t(i - 1)];
+            d.ref.clear(); // a catalog model: the launch names it <id>.gguf
+            m_options.draft = d;
+        }
         emitEdited();
     });
     connect(m_mmproj, &QCheckBox::toggled, this, [this](bool on) {
@@ -448,6 +469,7 @@ void OptionsPanel::setOptions(const PlanOptions& options) {
     m_swa_full->setChecked(options.swa_full);
     m_mtp->setCurrentIndex(options.mtp == MtpMode::On ? 1 : options.mtp == MtpMode::Off ? 2 : 0);
     m_mmproj->setChecked(options.mmproj);
+    syncDraftWidget();
     m_version->setCurrentIndex(m_version->findData(int(options.llama_version)));
     m_reserve->setValue(double(options.extra_reserve) / double(GiB));
     m_context_error.clear();
@@ -455,6 +477,28 @@ void OptionsPanel::setOptions(const PlanOptions& options) {
     m_error->hide();
     syncContextWidgets();
     syncPlacementWidgets();
+}
+
+void OptionsPanel::setDraftCandidates(std::vector<std::shared_ptr<const ModelShape>> candidates) {
+    m_draft_candidates = std::move(candidates);
+    const QSignalBlocker block(m_draft);
+    m_draft->clear();
+    m_draft->addItem(tr("none"));
+    for (const auto& m : m_draft_candidates)
+        m_draft->addItem(tr("%1 (%2)").arg(qs(m->name.empty() ? m->id : m->name),
+                                           qs(formatBytes(m->weightBytes()))),
+                         qs(m->id));
+    syncDraftWidget();
+}
+
+void OptionsPanel::syncDraftWidget() {
+    const QSignalBlocker block(m_draft);
+    const int at = m_options.draft && m_options.draft->model
+                       ? m_draft->findData(qs(m_options.draft->model->id))
+                       : 0;
+    // A draft this target cannot pair with (not offered) is not kept behind the user's back.
+    if (at < 0) m_options.draft.reset();
+    m_draft->setCurrentIndex(std::max(0, at));
 }
 
 } // namespace headroom::ui

@@ -1,6 +1,6 @@
 // Plan options: the context target (a slider that snaps to the plan's ladder rungs, plus a free
-// entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, mmproj, an extra
-// reserve, RoPE scaling (YaRN past the trained context), and the user's own placement as
+// entry), K/V cache types, flash attention, ubatch, parallel sequences, MTP, a draft model, mmproj,
+// an extra reserve, RoPE scaling (YaRN past the trained context), and the user's own placement as
 // llama.cpp takes it (-ngl, --n-cpu-moe, --cpu-moe, -ot, -ts, -sm), read by the same
 // readPlacementFlags as the CLI's, and the llama.cpp build the plan is priced and written for.
 // Edits announce a whole PlanOptions; an entry that does not read announces optionsInvalid instead,
@@ -11,6 +11,7 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -37,6 +38,10 @@ public:
     void setRungs(const std::vector<std::uint32_t>& rungs, std::uint64_t n_ctx_train);
     const std::vector<std::uint32_t>& rungs() const { return m_rungs; }
     QString errorText() const;
+    // The draft models the combo offers for the current target (a catalog model each, smallest
+    // first; MainWindow picks those llama.cpp would pair with it). A draft chosen earlier that is
+    // not among them is dropped from the options, without announcing it.
+    void setDraftCandidates(std::vector<std::shared_ptr<const ModelShape>> candidates);
 
 Q_SIGNALS:
     void optionsEdited(const headroom::PlanOptions& options);
@@ -55,9 +60,11 @@ private:
     void onContextText();
     void onPlacementEdited();
     void syncPlacementWidgets();
+    void syncDraftWidget();
 
     PlanOptions m_options;
     std::vector<std::uint32_t> m_rungs;
+    std::vector<std::shared_ptr<const ModelShape>> m_draft_candidates;
     QSlider* m_slider;
     QLabel* m_slider_label;
     QLineEdit* m_context;
@@ -69,6 +76,7 @@ private:
     QCheckBox* m_kvu;
     QCheckBox* m_swa_full;
     QComboBox* m_mtp;
+    QComboBox* m_draft; // -md: none, or one of m_draft_candidates
     QCheckBox* m_mmproj;
     QDoubleSpinBox* m_reserve;
     // Placement (llama.cpp's flags as typed; empty = not given).

@@ -142,6 +142,42 @@ private Q_SLOTS:
                 bytesText(expected.rungs[size_t(row)].refusal->needed_bytes)));
     }
 
+    // The draft combo offers the small models of the target's tokenizer (Qwen3-0.6B beside
+    // Qwen3-32B, no Llama); picking one plans it beside the target: the chart's draft column is
+    // the planner's draft term, and the export carries -md. A target the draft cannot pair with
+    // drops it, and the plan with it.
+    void aDraftModelPickedInTheOptionsIsPlannedBesideTheTarget() {
+        MainWindow w(quietConfig());
+        w.show();
+        typeInto(child<QLineEdit>(&w, "vramEdit"), QStringLiteral("24GiB"));
+        typeInto(child<QLineEdit>(&w, "ramEdit"), QStringLiteral("64GiB"));
+        selectRow(w, QStringLiteral("qwen3-32b"));
+        QVERIFY(w.controller()->plan());
+        auto* draft = child<QComboBox>(&w, "draftCombo");
+        const int small = draft->findData(QStringLiteral("qwen3-0.6b"));
+        QVERIFY(small > 0);
+        QCOMPARE(draft->findData(QStringLiteral("llama-3.2-1b-instruct")), -1);
+        draft->setFocus();
+        draft->setCurrentIndex(small);
+        QVERIFY(w.controller()->options().draft.has_value());
+        QVERIFY(w.errorText().isEmpty());
+        const Plan expected = expectedPlan(w);
+        RungMemoryModel* gpu = w.chartsPanel()->memoryModel(0);
+        QCOMPARE(gpu->rowCount(), int(expected.rungs.size()));
+        for (int r = 0; r < gpu->rowCount(); ++r)
+            QCOMPARE(gpu->index(r, RungMemoryModel::Draft).data(BytesRole).toLongLong(),
+                     qlonglong(expected.rungs[size_t(r)].devices[0].terms.draft));
+        QVERIFY(expected.rungs.front().devices[0].terms.draft > 0);
+        QVERIFY(child<QPlainTextEdit>(&w, "exportText")
+                    ->toPlainText()
+                    .contains(QStringLiteral("-md qwen3-0.6b.gguf")));
+        selectRow(w, QStringLiteral("llama-3.1-8b-instruct"));
+        QVERIFY(!w.controller()->options().draft.has_value());
+        QCOMPARE(draft->currentIndex(), 0);
+        QVERIFY(w.controller()->plan());
+        QVERIFY(w.errorText().isEmpty());
+    }
+
     void clickingARemedyAppliesItsOptions() {
         MainWindow w(quietConfig());
         w.show();
