@@ -101,8 +101,11 @@ private slots:
         with.pinned.gpu_layers = GpuLayers::of(40); // both placed alike, whatever fits
         PlanOptions without = with;
         without.draft.reset();
-        const Rung& w = launchedRung(plan("qwen3-32b", with));
-        const Rung& o = launchedRung(plan("qwen3-32b", without));
+        // The plans outlive the rungs read from them.
+        const Plan with_plan = plan("qwen3-32b", with);
+        const Plan without_plan = plan("qwen3-32b", without);
+        const Rung& w = launchedRung(with_plan);
+        const Rung& o = launchedRung(without_plan);
         QCOMPARE(w.devices[0].terms.weights, o.devices[0].terms.weights);
         QCOMPARE(w.devices[0].terms.kv(), o.devices[0].terms.kv());
         QCOMPARE(w.host.weights, o.host.weights);
