@@ -121,4 +121,19 @@ function compareDevice(setting, dev, p, g, rows) {
   return { failures, low };
 }
 
-module.exports = { compareDevice, sleep, freePorts, freePort, start, stopAll, startRpcServers, loadOnce, parseBuffers };
+// The end of every check: the table of `rows` printed and written to WORK_DIR/`file`, the
+// programs stopped, and the exit status: 1 when a figure that must be exact differs or one that
+// must not be low is, with the counts; else `passed` is printed.
+function finish(workDir, file, rows, failures, low, passed) {
+  const table = ['setting | device | term | plan | llama.cpp | result', ...rows].join('\n');
+  fs.writeFileSync(path.join(workDir, file), table + '\n');
+  console.log(table);
+  stopAll();
+  if (failures || low) {
+    console.error(`${failures} exact term(s) differ, ${low} compute or total figure(s) below llama.cpp's`);
+    process.exit(1);
+  }
+  console.log(passed);
+}
+
+module.exports = { finish, compareDevice, sleep, freePorts, freePort, start, stopAll, startRpcServers, loadOnce, parseBuffers };

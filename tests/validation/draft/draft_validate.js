@@ -1,4 +1,4 @@
-// Drives the draft-model validation (run.sh): two sparse GGUF replicas of Llama-3.1-8B's layout
+// Drives the draft-model validation (llama_server_run.sh draft): two sparse GGUF replicas of Llama-3.1-8B's layout
 // that share one 32000-token SentencePiece vocabulary (a target and a smaller draft), `headroom-cli plan
 // TARGET -md DRAFT --json`, then llama-server v0.5.0 launched with the plan's own arguments.
 // llama-server logs the target's buffers, then "loading draft model", then the draft's
@@ -10,7 +10,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { writeLlamaReplica } = require('../replica.js');
-const { freePorts, freePort, stopAll, startRpcServers, loadOnce, parseBuffers, compareDevice } = require('../llama_server.js');
+const { finish, freePorts, freePort, stopAll, startRpcServers, loadOnce, parseBuffers, compareDevice } = require('../llama_server.js');
 
 const [, , binDir, cli, workDir] = process.argv;
 
@@ -75,15 +75,7 @@ async function main() {
         low += r.low;
       }
   }
-  const table = ['setting | device | term | plan | llama.cpp | result', ...rows].join('\n');
-  fs.writeFileSync(path.join(workDir, 'draft-accuracy.md'), table + '\n');
-  console.log(table);
-  stopAll();
-  if (failures || low) {
-    console.error(`${failures} exact term(s) differ, ${low} compute or total figure(s) below llama.cpp's`);
-    process.exit(1);
-  }
-  console.log('draft validation: the target\'s and the draft\'s weights, KV and output match llama.cpp on every device; no compute or total is low');
+  finish(workDir, 'draft-accuracy.md', rows, failures, low, 'draft validation: the target\'s and the draft\'s weights, KV and output match llama.cpp on every device; no compute or total is low');
 }
 
 main().catch((e) => { console.error(`draft validation failed: ${e.message}`); stopAll(); process.exit(1); });

@@ -1,4 +1,4 @@
-// Drives the router validation (run.sh): two sparse GGUF replicas planned together
+// Drives the router validation (llama_server_run.sh router): two sparse GGUF replicas planned together
 // (`headroom-cli plan A B --json`, planModelSet) and exported as a router preset (`export --to
 // router`); llama-server v0.5.0 in router mode (--models-preset, --models-max as the export says)
 // then loads both (POST /models/load), each in a child server whose log the router forwards
@@ -11,7 +11,7 @@ const http = require('http');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { writeLlamaReplica } = require('../replica.js');
-const { sleep, freePort, start, stopAll, parseBuffers, compareDevice } = require('../llama_server.js');
+const { finish, sleep, freePort, start, stopAll, parseBuffers, compareDevice } = require('../llama_server.js');
 
 const [, , binDir, cli, workDir] = process.argv;
 const MiB = 1024 * 1024;
@@ -122,15 +122,7 @@ async function main() {
     failures += r.failures;
     low += r.low;
   }
-  const table = ['setting | device | term | plan | llama.cpp | result', ...rows].join('\n');
-  fs.writeFileSync(path.join(workDir, 'router-accuracy.md'), table + '\n');
-  console.log(table);
-  stopAll();
-  if (failures || low) {
-    console.error(`${failures} exact term(s) differ, ${low} compute or total figure(s) below llama.cpp's`);
-    process.exit(1);
-  }
-  console.log('router validation: both models loaded together by the router use the weights, KV and output the set\'s plans say; no compute or total is low');
+  finish(workDir, 'router-accuracy.md', rows, failures, low, 'router validation: both models loaded together by the router use the weights, KV and output the set\'s plans say; no compute or total is low');
 }
 
 main().catch((e) => { console.error(`router validation failed: ${e.message}`); stopAll(); process.exit(1); });

@@ -1,4 +1,4 @@
-// Drives the RPC loopback validation (run.sh): a sparse GGUF replica, two ggml-rpc-server on
+// Drives the RPC loopback validation (llama_server_run.sh rpc): a sparse GGUF replica, two ggml-rpc-server on
 // 127.0.0.1, `headroom-cli plan --rpc … --json`, then llama-server launched with the plan's own
 // arguments; llama.cpp's buffer log lines are compared with the plan per device.
 // Usage: node rpc_validate.js LLAMA_BIN_DIR HEADROOM_CLI WORK_DIR
@@ -7,7 +7,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { writeLlamaReplica } = require('../replica.js');
-const { freePorts, freePort, stopAll, startRpcServers, loadOnce, parseBuffers, compareDevice } = require('../llama_server.js');
+const { finish, freePorts, freePort, stopAll, startRpcServers, loadOnce, parseBuffers, compareDevice } = require('../llama_server.js');
 
 const [, , binDir, cli, workDir] = process.argv;
 
@@ -81,15 +81,7 @@ async function main() {
       low += r.low;
     }
   }
-  const md = ['setting | device | term | plan | llama.cpp | result', ...rows].join('\n');
-  fs.writeFileSync(path.join(workDir, 'rpc-accuracy.md'), md + '\n');
-  console.log(md);
-  stopAll();
-  if (failures || low) {
-    console.error(`${failures} exact term(s) differ, ${low} compute or total figure(s) below llama.cpp's`);
-    process.exit(1);
-  }
-  console.log('rpc validation: weights and KV match llama.cpp on every device; no compute or total is low');
+  finish(workDir, 'rpc-accuracy.md', rows, failures, low, 'rpc validation: weights and KV match llama.cpp on every device; no compute or total is low');
 }
 
 main().catch((e) => { console.error(`rpc validation failed: ${e.message}`); stopAll(); process.exit(1); });
