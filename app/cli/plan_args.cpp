@@ -320,9 +320,11 @@ std::optional<Error> readDraftFlags(const OptionFlags& f, PlanOptions& o) {
             return makeError(ErrorCode::InvalidArgument, "--spec-type none with --mtp on");
         o.mtp = MtpMode::Off;
     }
-    if (f.draft_n_max && !draft && o.mtp != MtpMode::On)
+    // Only a draft model's n_max is priced: Headroom's MTP launches always draft
+    // kMtpDraftTokens, so a value beside --mtp on would be dropped without a word.
+    if (f.draft_n_max && !draft)
         return makeError(ErrorCode::InvalidArgument,
-                         "--spec-draft-n-max needs a drafter: -md FILE.gguf",
+                         "--spec-draft-n-max is priced for a draft model only: give -md FILE.gguf",
                          "Headroom's MTP launches draft 3 tokens per step");
     if (!draft) return std::nullopt;
     DraftModel d;

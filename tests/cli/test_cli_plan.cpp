@@ -295,6 +295,10 @@ private slots:
              "-ctkd"},
             {QStringList{"plan", "--model", "qwen3-32b", "--spec-type", "fast"} + kMachine,
              "--spec-type"},
+            {QStringList{"plan", "--model", "qwen3.5-9b", "--mtp", "on", "--spec-draft-n-max",
+                         "5"} +
+                 kMachine,
+             "--spec-draft-n-max"},
             {QStringList{"plan", "--model", "qwen3-32b", "-md", "qwen3-0.6b", "--spec-type",
                          "draft-mtp"} +
                  kMachine,

@@ -9,6 +9,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace headroom;
@@ -199,6 +200,34 @@ private slots:
         QCOMPARE(a->context, b->context); // -c is the user's: fit never changes it
         QVERIFY2(a->gpu_layers < b->gpu_layers,
                  qPrintable(QString("%1 vs %2").arg(a->gpu_layers).arg(b->gpu_layers)));
+    }
+
+    // The plan says how far the target's output buffer grows once it verifies drafts: from np
+    // rows to min(n_batch, np x (1 + n_max)) rows of n_vocab f32 logits (server_output_limits).
+    void theNoteSaysHowMuchTheOutputBufferGrowsWhileVerifying_data() {
+        QTest::addColumn<std::uint32_t>("np");
+        QTest::addColumn<std::uint32_t>("n_max");
+        QTest::addColumn<std::uint32_t>("rows");
+        QTest::newRow("llama.cpp's default") << 1u << 3u << 4u;    // 1 x (1 + 3)
+        QTest::newRow("two sequences, 8 each") << 2u << 8u << 18u; // 2 x (1 + 8)
+    }
+    void theNoteSaysHowMuchTheOutputBufferGrowsWhileVerifying() {
+        QFETCH(std::uint32_t, np);
+        QFETCH(std::uint32_t, n_max);
+        QFETCH(std::uint32_t, rows);
+        PlanOptions o = withDraft("qwen3-0.6b", 16384);
+        o.n_parallel = np;
+        o.draft->n_max = n_max;
+        const Plan p = plan("qwen3-32b", o);
+        // Qwen3-32B's vocabulary: 151936 tokens, 4 bytes each per row.
+        const std::string grows =
+            "from " + std::to_string(np) + " to " + std::to_string(rows) +
+            " rows of logits: " + formatBytes(Bytes{151936} * 4 * (rows - np));
+        QCOMPARE(p.model.n_vocab, 151936u);
+        QVERIFY2(
+            std::any_of(p.notes.begin(), p.notes.end(),
+                        [&](const std::string& n) { return n.find(grows) != std::string::npos; }),
+            grows.c_str());
     }
 
     // What llama.cpp refuses about a pair, and what Headroom does not price, is refused before
