@@ -207,6 +207,19 @@ struct ExpertSplit {
 enum class SpeedClass { Pleasant, Usable, TooSlow };
 const char* speedClassName(SpeedClass c);
 
+// Decode with speculative decoding (a draft model, -md, or the model's MTP head), policy/
+// speculation.h: an ESTIMATE over the acceptance published runs show. Empty (drafter "") when the
+// rung drafts nothing.
+struct SpeculativeSpeed {
+    std::string drafter;                    // the draft model's id, or "mtp"
+    std::uint32_t n_max = 0;                // tokens drafted per step at most (--spec-draft-n-max)
+    double accept_low = 0, accept_high = 0; // per-position acceptance the range assumes
+    double draft_tok_s = 0;                 // the drafter alone, one token at a time
+    double speedup = 0, speedup_low = 0, speedup_high = 0; // × the target's plain decode
+    double decode_tok_s = 0, decode_low = 0, decode_high = 0;
+    std::string basis;
+};
+
 struct Speed {
     double decode_tok_s = 0;
     double prefill_tok_s = 0;
@@ -224,6 +237,7 @@ struct Speed {
     double network_decode_share = 0, network_prefill_share = 0;
     std::uint32_t network_crossings = 0; // network transfers per forward pass
     std::string network_basis;
+    SpeculativeSpeed speculative; // with a drafter; the figures above are the target's alone
 };
 
 enum class Posture { Plain, Lean, Stacked };

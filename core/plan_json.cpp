@@ -215,6 +215,20 @@ json refusalToJson(const Refusal& f) {
     return j;
 }
 
+// Decode with the rung's drafter, null when it drafts nothing (policy/speculation.h).
+json speculativeToJson(const SpeculativeSpeed& s) {
+    if (s.drafter.empty()) return nullptr;
+    return {{"drafter", s.drafter},
+            {"estimate", true},
+            {"n_max", s.n_max},
+            {"accept_low", s.accept_low},
+            {"accept_high", s.accept_high},
+            {"draft_tok_s", s.draft_tok_s},
+            {"speedup", {{"x", s.speedup}, {"low", s.speedup_low}, {"high", s.speedup_high}}},
+            {"decode", {{"tok_s", s.decode_tok_s}, {"low", s.decode_low}, {"high", s.decode_high}}},
+            {"basis", s.basis}};
+}
+
 json rungToJson(const Rung& r) {
     json devices = json::array();
     for (const auto& d : r.devices)
@@ -306,7 +320,8 @@ json rungToJson(const Rung& r) {
                   {"decode_share", r.speed.network_decode_share},
                   {"prefill_share", r.speed.network_prefill_share},
                   {"transfers_per_pass", r.speed.network_crossings},
-                  {"basis", r.speed.network_basis}}}}}};
+                  {"basis", r.speed.network_basis}}},
+                {"speculative", speculativeToJson(r.speed.speculative)}}}};
     j["draft"] = r.draft ? draftUseToJson(*r.draft) : json(nullptr);
     j["refusal"] = r.refusal ? refusalToJson(*r.refusal) : json(nullptr);
     j["spill_remedies"] = remediesToJson(r.spill_remedies);

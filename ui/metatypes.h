@@ -38,6 +38,8 @@ QString speedText(double tok_s, double low, double high, int decimals);
 // Decode and prefill of a rung with ranges, then what each rests on (the basis), for tooltips:
 // "decode 42 tok/s (31–55) at depth 8K: bandwidth-bound, …".
 QString speedDetailText(const Speed& s);
+// Decode with the rung's drafter and its speed-up range; empty when it drafts nothing.
+QString speculativeText(const SpeculativeSpeed& s);
 // "21.84 GiB (23 450 000 000 bytes)" for tooltips: the exact figure behind a rounded one.
 QString exactBytesText(Bytes b);
 inline double toGiB(SignedBytes b) {

@@ -492,6 +492,8 @@ void WhyPanel::render() {
                 .arg(speedText(r.speed.decode_tok_s, r.speed.decode_low, r.speed.decode_high, 1),
                      speedText(r.speed.prefill_tok_s, r.speed.prefill_low, r.speed.prefill_high, 0),
                      tokensText(r.speed.depth));
+        const SpeculativeSpeed& s = r.speed.speculative;
+        if (!s.drafter.empty()) html += QStringLiteral("<br>") + speculativeText(s).toHtmlEscaped();
         m_numbers->setToolTip(speedDetailText(r.speed));
     }
     m_numbers->setText(html);

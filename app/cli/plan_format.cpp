@@ -145,6 +145,19 @@ void writeRungTable(std::ostringstream& out, const Plan& plan) {
     }
 }
 
+// Decode with the launch's drafter (policy/speculation.h), beside the target's own figure.
+void writeSpeculation(std::ostringstream& out, const SpeculativeSpeed& s) {
+    if (s.drafter.empty()) return;
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "Speculative decoding (%s, up to %u drafted per step): %.2fx (%.2f-%.2fx) the "
+                  "decode above, %s tok/s; ",
+                  s.drafter == "mtp" ? "the MTP head" : s.drafter.c_str(), s.n_max, s.speedup,
+                  s.speedup_low, s.speedup_high,
+                  tokRange(s.decode_tok_s, s.decode_low, s.decode_high).c_str());
+    out << buf << s.basis << "\n";
+}
+
 // Why each refused rung is refused (every blocking reason, the terms, the re-planned remedies),
 // and what would make a spilled one resident.
 void writeWhy(std::ostringstream& out, const Plan& plan) {
@@ -231,6 +244,7 @@ std::string formatPlanTable(const Plan& plan) {
                           sp.network_prefill_ms, sp.network_prefill_share * 100);
             out << buf << sp.network_basis << "\n";
         }
+        writeSpeculation(out, sp.speculative);
     }
     out << "\n";
     writeHostTable(out, plan);

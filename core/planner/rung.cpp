@@ -379,6 +379,8 @@ Rung planRung(const ModelShape& model, const ResolvedOptions& opt, const MemoryB
     r.expert_split = expertSplitFor(model, price, full, budget, r.context);
     r.speed = estimateSpeed(model, a, hw, budget, r.n_ubatch, r.context, opt.backend);
     addNetworkTime(r.speed, model, r.placement, budget, hw, r.n_ubatch);
+    addSpeculation(r.speed, model, opt, r.draft ? &*r.draft : nullptr, hw, budget, r.n_ubatch,
+                   r.context);
     return r;
 }
 

@@ -23,6 +23,13 @@ Speed estimateSpeed(const ModelShape& model, const Assignment& a, const Hardware
 void addNetworkTime(Speed& s, const ModelShape& model, const Placement& placement,
                     const MemoryBudget& budget, const HardwareSnapshot& hw, std::uint32_t ubatch);
 
+// Speculative decoding (policy/speculation.h): with a draft model (`draft`, priced beside the
+// target) or the model's MTP head (opt.mtp), the decode `s` becomes with speculation, as a range,
+// in s.speculative. Nothing when the rung drafts nothing or a figure it needs is unknown.
+void addSpeculation(Speed& s, const ModelShape& model, const ResolvedOptions& opt,
+                    const DraftUse* draft, const HardwareSnapshot& hw, const MemoryBudget& budget,
+                    std::uint32_t ubatch, std::uint32_t depth);
+
 // Bytes a decode step reads from one pool: its weights (routed experts scaled to the share a
 // token uses), the KV cache at a full context and the recurrent state.
 Bytes decodeBytes(const Terms& t, const ModelShape& model);

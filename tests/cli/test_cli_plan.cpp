@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 using headroom::test::runCli;
 
 namespace {
@@ -356,6 +358,27 @@ private slots:
         QVERIFY2(table.out.contains(
                      "-md qwen3-0.6b.gguf --spec-type draft-simple -ngld 29 --spec-draft-n-max 3"),
                  table.out.constData());
+
+        // Its speed: the target's own decode stays the rung's figure, and speculation's range
+        // beside it is that figure times the speed-up range (policy/speculation.h).
+        const auto& speed = rung.at("speed");
+        const auto& spec = speed.at("speculative");
+        QCOMPARE(spec.at("drafter").get<std::string>(), std::string("qwen3-0.6b"));
+        QCOMPARE(spec.at("n_max").get<int>(), 3);
+        QVERIFY(spec.at("estimate").get<bool>());
+        const double x = spec.at("speedup").at("x").get<double>();
+        QVERIFY(std::abs(spec.at("decode").at("tok_s").get<double>() -
+                         x * speed.at("decode").at("tok_s").get<double>()) < 1e-6);
+        QVERIFY(spec.at("speedup").at("low").get<double>() <= x &&
+                x <= spec.at("speedup").at("high").get<double>());
+        QVERIFY2(table.out.contains("Speculative decoding (qwen3-0.6b, up to 3 drafted per step)"),
+                 table.out.constData());
+        // A plan without a drafter says nothing of it.
+        const auto plain = runCli(QStringList{"plan", "--model", "qwen3-32b", "--preset",
+                                              "rtx-4090", "-c", "16K", "--json"});
+        QVERIFY2(plain.code == 0, plain.err.constData());
+        const auto pj = nlohmann::json::parse(plain.out.toStdString());
+        QVERIFY(pj.at("rungs").at(0).at("speed").at("speculative").is_null());
     }
 
     // A draft given as a GGUF file is read like the target (its header only) and launched by its
