@@ -8,6 +8,7 @@
 #include "modelpicker.h"
 #include "optionspanel.h"
 #include "proberunner.h"
+#include "setpanel.h"
 #include "verifypanel.h"
 #include "whypanel.h"
 
@@ -182,7 +183,25 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     m_why = new WhyPanel;
     m_export = new ExportPanel;
     m_verify = new VerifyPanel;
+    m_set = new SetPanel;
+    m_charts->addSetChart(m_set->chart());
 
+    buildLayout();
+    connectPanels();
+
+    buildMenus();
+    connect(m_picker, &ModelPicker::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
+    loadCatalog();
+    restoreState();
+    if (config.probe_on_start) m_hardware->startProbe();
+}
+
+MainWindow::~MainWindow() = default;
+
+// The hardware across the top; the picker and the models loaded together on the left; the
+// options, the error banner, the charts and, below them, the why, export and verify panels on the
+// right.
+void MainWindow::buildLayout() {
     m_banner = new QLabel;
     m_banner->setObjectName(QStringLiteral("errorBanner"));
     m_banner->setAccessibleName(tr("Error"));
@@ -230,7 +249,15 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->setChildrenCollapsible(false);
-    m_splitter->addWidget(m_picker);
+    // The picker above, the models loaded together below it: a set is made of picked models.
+    m_left_splitter = new QSplitter(Qt::Vertical);
+    m_left_splitter->setObjectName(QStringLiteral("leftSplitter"));
+    m_left_splitter->setChildrenCollapsible(false);
+    m_left_splitter->addWidget(m_picker);
+    m_left_splitter->addWidget(m_set);
+    m_left_splitter->setStretchFactor(0, 3);
+    m_left_splitter->setStretchFactor(1, 1);
+    m_splitter->addWidget(m_left_splitter);
     m_splitter->addWidget(right);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
@@ -243,7 +270,10 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     cl->addWidget(m_splitter, 1);
     setCentralWidget(central);
     statusBar()->setObjectName(QStringLiteral("statusBar"));
+}
 
+// Inputs to the controller, the controller to the views, and every error into the window.
+void MainWindow::connectPanels() {
     // Inputs -> controller.
     connect(m_hardware, &HardwarePanel::snapshotChanged, m_controller,
             &PlanController::setHardware);
@@ -294,8 +324,10 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     connect(&m_fit_timer, &QTimer::timeout, this, [this] {
         m_picker->catalogModel()->refreshFits(m_controller->hardware(), m_controller->options());
         // The selected model's quants side by side, with the variant policy's recommendation.
-        if (m_controller->hasHardware())
+        if (m_controller->hasHardware()) {
             m_picker->refreshComparison(m_controller->hardware(), m_controller->options());
+            m_set->setInputs(m_controller->hardware(), m_controller->options());
+        }
     });
     connect(m_controller, &PlanController::hardwareChanged, &m_fit_timer,
             qOverload<>(&QTimer::start));
@@ -304,6 +336,9 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     connect(m_picker->catalogModel(), &CatalogModel::fitsNeeded, this, [this] {
         if (m_controller->hasHardware()) m_fit_timer.start();
     });
+    // The selected model is what "Add to the set" adds.
+    connect(m_controller, &PlanController::modelChanged, m_set,
+            [this] { m_set->setCandidate(m_controller->model()); });
     // Controller -> views.
     connect(m_controller, &PlanController::planChanged, this, &MainWindow::onPlan);
     connect(m_controller, &PlanController::planFailed, this, [this](const QString& message) {
@@ -334,15 +369,7 @@ MainWindow::MainWindow(const MainWindowConfig& config, QWidget* parent)
     connect(m_export, &ExportPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_export, &ExportPanel::saved, this,
             [this](const QString& p) { statusBar()->showMessage(tr("Saved %1").arg(p), 5000); });
-
-    buildMenus();
-    connect(m_picker, &ModelPicker::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
-    loadCatalog();
-    restoreState();
-    if (config.probe_on_start) m_hardware->startProbe();
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -436,6 +463,14 @@ void MainWindow::restoreState() {
         m_splitter->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
         m_right_splitter->restoreState(
             s.value(QStringLiteral("window/rightSplitter")).toByteArray());
+        m_left_splitter->restoreState(s.value(QStringLiteral("window/leftSplitter")).toByteArray());
+        const CatalogModel* cm = m_picker->catalogModel();
+        for (const QString& id : s.value(QStringLiteral("set/models")).toStringList()) {
+            const int row = cm->rowOfId(id);
+            const int quant = row >= 0 ? cm->quantIndexOfId(row, id) : -1;
+            if (quant >= 0 && quant < int(cm->quantsAt(row).size()))
+                m_set->addMember(cm->quantsAt(row)[size_t(quant)]);
+        }
         options = optionsFromMap(s.value(QStringLiteral("plan/options")).toMap());
         model = s.value(QStringLiteral("plan/model"), model).toString();
         m_picker->setRecentFiles(s.value(QStringLiteral("models/recent")).toStringList());
@@ -468,6 +503,12 @@ void MainWindow::saveState() const {
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
     s.setValue(QStringLiteral("window/rightSplitter"), m_right_splitter->saveState());
+    s.setValue(QStringLiteral("window/leftSplitter"), m_left_splitter->saveState());
+    // The set's catalog models (a model opened from a file is one session's).
+    QStringList set;
+    for (const QString& id : m_set->memberIds())
+        if (m_picker->catalogModel()->rowOfId(id) >= 0) set << id;
+    s.setValue(QStringLiteral("set/models"), set);
     s.setValue(QStringLiteral("plan/options"), optionsToMap(m_controller->options()));
     if (m_controller->model())
         s.setValue(QStringLiteral("plan/model"), qs(m_controller->model()->id));

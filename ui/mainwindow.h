@@ -27,6 +27,7 @@ class VerifyPanel;
 class HardwarePanel;
 class ModelPicker;
 class OptionsPanel;
+class SetPanel;
 class WhyPanel;
 
 // Delay before the picker's fit column is re-priced after an input changes: long enough to
@@ -55,6 +56,7 @@ public:
     ChartsPanel* chartsPanel() const { return m_charts; }
     WhyPanel* whyPanel() const { return m_why; }
     ExportPanel* exportPanel() const { return m_export; }
+    SetPanel* setPanel() const { return m_set; }
     // The text of the window's error banner ("" when hidden).
     QString errorText() const;
 
@@ -67,6 +69,8 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    void buildLayout();
+    void connectPanels();
     void buildMenus();
     void loadCatalog();
     void restoreState();
@@ -88,7 +92,9 @@ private:
     WhyPanel* m_why;
     ExportPanel* m_export;
     VerifyPanel* m_verify;
+    SetPanel* m_set;
     QSplitter* m_splitter;
+    QSplitter* m_left_splitter;
     QSplitter* m_right_splitter;
     QLabel* m_banner;
     QMenu* m_recent_menu = nullptr;

@@ -7,6 +7,8 @@
 #include "hardwarepanel.h"
 #include "mainwindow.h"
 #include "modelpicker.h"
+#include "setmodel.h"
+#include "setpanel.h"
 #include "ui/ui_test_util.h"
 
 #include <QAbstractButton>
@@ -155,6 +157,11 @@ private Q_SLOTS:
         auto* slider = w.findChild<QSlider*>(QStringLiteral("contextSlider"));
         slider->setFocus();
         QTest::keyClick(slider, Qt::Key_End);
+        // Two models loaded together: the set's list, summary and chart are on screen too.
+        const CatalogModel* cm = w.modelPicker()->catalogModel();
+        for (const char* id : {"qwen3-14b", "qwen3-8b"})
+            w.setPanel()->addMember(cm->quantsAt(cm->rowOfId(QLatin1String(id))).front());
+        QTRY_VERIFY(w.setPanel()->model()->memberCount() == 2);
         QTest::qWait(50);
         QCOMPARE(w.size(), size); // the layout's minimum does not push the window past it
         const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");

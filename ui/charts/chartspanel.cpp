@@ -1,6 +1,8 @@
 #include "chartspanel.h"
 
 #include "rungmodels.h"
+#include "setchart.h"
+#include "setmodel.h"
 
 #include "core/atomic_write.h"
 
@@ -72,31 +74,6 @@ QColor termColor(int column) {
     return Qt::gray;
 }
 
-bool isDark(const QPalette& p) {
-    return p.color(QPalette::Window).lightness() < 128;
-}
-
-void styleChart(QChart* chart) {
-    chart->setTheme(isDark(QApplication::palette()) ? QChart::ChartThemeDark
-                                                    : QChart::ChartThemeLight);
-    chart->setBackgroundBrush(QApplication::palette().color(QPalette::Base));
-    chart->setBackgroundRoundness(0);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->legend()->setLabelColor(QApplication::palette().color(QPalette::Text));
-    chart->setTitleBrush(QApplication::palette().color(QPalette::Text));
-    QFont f = chart->titleFont();
-    f.setBold(true);
-    chart->setTitleFont(f);
-}
-
-void styleAxis(QAbstractAxis* axis) {
-    const QPalette p = QApplication::palette();
-    axis->setLabelsColor(p.color(QPalette::Text));
-    axis->setTitleBrush(p.color(QPalette::Text));
-    axis->setGridLineColor(p.color(QPalette::Mid));
-}
-
 // The rungs' contexts ("8K", "32K") as axis categories. Plain on purpose: the verdict marks of
 // the models' labels ("▸8K", "32K✕") change whenever an option moves the launch window or a
 // refusal, and new category strings make Qt Charts lay the whole chart out again (every axis
@@ -159,13 +136,6 @@ double columnMax(const QAbstractItemModel* model, const QList<int>& columns, boo
     return best;
 }
 
-void styleBudget(QLineSeries* line) {
-    QPen pen(QColor(0xc0, 0x39, 0x2b));
-    pen.setWidthF(2.0);
-    pen.setStyle(Qt::DashLine);
-    line->setPen(pen);
-}
-
 // The budget of each rung as a horizontal step across that rung's slot (x from row - 0.5 to
 // row + 0.5 on the category axis): a line even when the plan has a single rung, where a
 // point-per-rung line would shrink to a dot. Replaced in place, so the chart keeps its items.
@@ -187,66 +157,6 @@ QLineSeries* budgetLine(QAbstractItemModel* model, int budgetColumn, QChart* cha
     QObject::connect(model, &QAbstractItemModel::dataChanged, line, refill);
     refill();
     return line;
-}
-
-// Sets a GiB axis to 0..a multiple of a nice step, changing nothing when the range is the same
-// (an unchanged axis costs no relayout).
-void applyNiceAxis(QValueAxis* axis, double top) {
-    const double step = niceTickStep(top);
-    const double max = std::max(1.0, std::ceil(top / step - 1e-9)) * step;
-    if (axis->tickType() != QValueAxis::TicksDynamic) {
-        axis->setTickType(QValueAxis::TicksDynamic);
-        axis->setTickAnchor(0);
-    }
-    if (axis->tickInterval() != step) {
-        axis->setTickInterval(step);
-        // Decimals the step needs: 0.25 two, 0.5 one, 2.5 one, 5 or 50 none.
-        const int e = int(std::floor(std::log10(step) + 1e-9));
-        const double mantissa = step / std::pow(10.0, e);
-        const int decimals = std::max(0, -e) + (std::abs(mantissa - 2.5) < 1e-9 && e <= 0 ? 1 : 0);
-        axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
-    }
-    if (axis->min() != 0 || axis->max() != max) axis->setRange(0, max);
-}
-
-// An axis range is set only when it differs: setting the same range still relays the chart out.
-void setRangeIfChanged(QValueAxis* axis, double min, double max) {
-    if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
-}
-
-// The bars of `series` as a view of model columns first..last (one set per column, one value per
-// row), in place of QVBarModelMapper: the mapper deletes and recreates every bar set (with its
-// legend markers and bar items) on each model reset, which a plan with another number of rungs
-// causes; here the sets live as long as the chart and only values that differ are written.
-void bindBarSets(QAbstractBarSeries* series, QAbstractItemModel* model, int first, int last) {
-    QList<QBarSet*> sets;
-    for (int c = first; c <= last; ++c)
-        sets << new QBarSet(model->headerData(c, Qt::Horizontal).toString());
-    series->append(sets);
-    auto sync = [series, model, first, last] {
-        const QList<QBarSet*> bars = series->barSets();
-        const int rows = model->rowCount();
-        for (int c = first; c <= last && c - first < bars.size(); ++c) {
-            QBarSet* set = bars[c - first];
-            const QString label = model->headerData(c, Qt::Horizontal).toString();
-            if (set->label() != label) set->setLabel(label);
-            QList<qreal> values;
-            values.reserve(rows);
-            for (int r = 0; r < rows; ++r)
-                values << model->index(r, c).data().toReal();
-            if (set->count() == rows) {
-                for (int r = 0; r < rows; ++r)
-                    if (set->at(r) != values[r]) set->replace(r, values[r]);
-                continue;
-            }
-            if (set->count() > 0) set->remove(0, set->count());
-            set->append(values);
-        }
-    };
-    QObject::connect(model, &QAbstractItemModel::modelReset, series, sync);
-    QObject::connect(model, &QAbstractItemModel::dataChanged, series, sync);
-    QObject::connect(model, &QAbstractItemModel::headerDataChanged, series, sync);
-    sync();
 }
 
 // QTabBar lays its tabs out again on every setTabEnabled, even an unchanged one, and asks the
@@ -274,15 +184,6 @@ std::pair<QBarCategoryAxis*, QValueAxis*> attachGiBAxes(QChart* chart, QAbstract
 }
 
 } // namespace
-
-double niceTickStep(double top, int max_ticks) {
-    if (!(top > 0) || max_ticks < 1) return 1;
-    const double raw = top / max_ticks;
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 2.5, 5.0})
-        if (m * decade >= raw * (1 - 1e-12)) return m * decade;
-    return 10 * decade;
-}
 
 ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("chartsPanel"));
@@ -920,9 +821,31 @@ QColor ChartsPanel::chartBackground() const {
     return m_speed_view->chart()->backgroundBrush().color();
 }
 
+void ChartsPanel::addSetChart(SetChart* chart) {
+    m_set_chart = chart;
+    m_tabs->addTab(chart, tr("Loaded together"));
+    chart->show();
+    auto sync = [this] {
+        const int index = m_tabs->indexOf(m_set_chart);
+        const bool on = m_set_chart->model()->rowCount() > 0;
+        const bool was_on = m_tabs->isTabEnabled(index);
+        // Read before disabling: QTabWidget moves off a disabled current tab by itself, to the
+        // next enabled one, where the memory charts are the place to come back to.
+        const bool current = m_tabs->currentIndex() == index;
+        setTabEnabledIfChanged(m_tabs, index, on);
+        if (on && !was_on)
+            m_tabs->setCurrentIndex(index);
+        else if (!on && current)
+            m_tabs->setCurrentIndex(0);
+    };
+    connect(chart->model(), &QAbstractItemModel::modelReset, this, sync);
+    sync();
+}
+
 QChartView* ChartsPanel::currentChartView() const {
     QWidget* w = m_tabs->currentWidget();
     if (w == m_memory_page) return m_memory_views.empty() ? nullptr : m_memory_views.front();
+    if (m_set_chart && w == m_set_chart) return m_set_chart->view();
     return qobject_cast<QChartView*>(w);
 }
 
@@ -962,6 +885,7 @@ QList<QPointF> ChartsPanel::launchMarkerPoints(int chart) const {
 QList<QChartView*> ChartsPanel::chartViews() const {
     QList<QChartView*> out(m_memory_views.begin(), m_memory_views.end());
     out << m_speed_view << m_moe_view << m_expert_view;
+    if (m_set_chart) out << m_set_chart->view();
     return out;
 }
 

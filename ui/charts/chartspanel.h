@@ -5,6 +5,7 @@
 // models, the charts never hold data of their own.
 #pragma once
 
+#include "chartstyle.h"
 #include "metatypes.h"
 
 #include <QWidget>
@@ -24,10 +25,8 @@ QT_END_NAMESPACE
 namespace headroom::ui {
 
 class RungMemoryModel;
+class SetChart;
 
-// The step of a "nice" GiB axis: the smallest of 1, 2, 2.5 and 5 × 10^n that covers `top` in at
-// most `max_ticks` steps (22.1 GiB -> 5, 189 GiB -> 50, 0.3 GiB -> 0.1).
-double niceTickStep(double top, int max_ticks = 5);
 class SpeedModel;
 class ExpertSplitModel;
 class RungTableModel;
@@ -39,6 +38,9 @@ public:
     explicit ChartsPanel(QWidget* parent = nullptr);
 
     void setPlan(const Plan& plan);
+    // The chart of the models loaded together (ui/setpanel.h) on a tab of its own, enabled while
+    // the set has two models or more and brought to the front when a set first appears.
+    void addSetChart(SetChart* chart);
     void clear();
     // No plan: the charts give way to `message` (the reason) until the next setPlan().
     void showMessage(const QString& message);
@@ -112,6 +114,7 @@ private:
     MoeCurveModel* m_moe_model = nullptr;
     QChartView* m_moe_view = nullptr;
     RungTableModel* m_table_model = nullptr;
+    SetChart* m_set_chart = nullptr;
     QTableView* m_table = nullptr;
 };
 
