@@ -174,6 +174,7 @@ void SetPanel::replan() {
         return;
     }
     std::vector<SetMember> members;
+    members.reserve(m_members.size());
     for (const ModelShape& m : m_members)
         members.push_back({m, m_options});
     m_chart->setSummary(tr("Planning the set…"));

@@ -58,6 +58,7 @@ class TestSetPanel : public QObject {
     // The set as the planner makes it, the panel's reference.
     ModelSet expectedSet(const std::vector<ModelShape>& models, const HardwareSnapshot& hw) {
         std::vector<SetMember> members;
+        members.reserve(models.size());
         for (const ModelShape& m : models)
             members.push_back({m, PlanOptions{}});
         auto set = planModelSet(members, hw);
