@@ -223,259 +223,13 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     m_tabs->addTab(m_memory_page, tr("Memory per rung"));
 
     m_speed_model = new SpeedModel(this);
-    {
-        auto* chart = new QChart;
-        styleChart(chart);
-        chart->setTitle(tr("Speed vs context"));
-        auto* decode = new QLineSeries(chart);
-        decode->setName(tr("Decode tok/s"));
-        decode->setPointsVisible(true);
-        auto* prefill = new QLineSeries(chart);
-        prefill->setName(tr("Prefill tok/s"));
-        prefill->setPointsVisible(true);
-        for (const auto& line : {std::pair{decode, int(SpeedModel::Decode)},
-                                 std::pair{prefill, int(SpeedModel::Prefill)}}) {
-            // Named copies, not structured bindings: lambdas capture them below.
-            QLineSeries* const series = line.first;
-            const int column = line.second;
-            auto* mapper = new QVXYModelMapper(series);
-            mapper->setModel(m_speed_model);
-            mapper->setSeries(series);
-            mapper->setXColumn(SpeedModel::X);
-            mapper->setYColumn(column);
-            chart->addSeries(series);
-            connect(series, &QLineSeries::hovered, this, [this, column](const QPointF& p, bool on) {
-                showHover(m_speed_model, qRound(p.x()), column, on);
-            });
-            connect(series, &QLineSeries::clicked, this,
-                    [this](const QPointF& p) { Q_EMIT rungActivated(qRound(p.x())); });
-        }
-        // The decode range as a band behind the decode line (mapped like the lines).
-        auto* low = new QLineSeries(chart);
-        auto* high = new QLineSeries(chart);
-        for (const auto& edge : {std::pair{low, int(SpeedModel::DecodeLow)},
-                                 std::pair{high, int(SpeedModel::DecodeHigh)}}) {
-            auto* mapper = new QVXYModelMapper(edge.first);
-            mapper->setModel(m_speed_model);
-            mapper->setSeries(edge.first);
-            mapper->setXColumn(SpeedModel::X);
-            mapper->setYColumn(edge.second);
-        }
-        auto* band = new QAreaSeries(high, low);
-        band->setName(tr("Decode range"));
-        styleRangeBand(band);
-        chart->addSeries(band);
-        auto* chosen = new QScatterSeries(chart);
-        chosen->setName(tr("Launch window"));
-        chosen->setMarkerSize(14);
-        chosen->setColor(QColor(0xf1, 0xc4, 0x0f));
-        chart->addSeries(chosen);
-        auto* x = new QCategoryAxis(chart);
-        x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        x->setTitleText(tr("Context"));
-        auto* yDecode = new QValueAxis(chart);
-        yDecode->setTitleText(tr("decode tok/s"));
-        yDecode->setLabelFormat(QStringLiteral("%.0f"));
-        auto* yPrefill = new QValueAxis(chart);
-        yPrefill->setTitleText(tr("prefill tok/s"));
-        yPrefill->setLabelFormat(QStringLiteral("%.0f"));
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(yDecode, Qt::AlignLeft);
-        chart->addAxis(yPrefill, Qt::AlignRight);
-        for (QAbstractAxis* a :
-             {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(yDecode),
-              static_cast<QAbstractAxis*>(yPrefill)})
-            styleAxis(a);
-        decode->attachAxis(x);
-        decode->attachAxis(yDecode);
-        band->attachAxis(x);
-        band->attachAxis(yDecode);
-        chosen->attachAxis(x);
-        chosen->attachAxis(yDecode);
-        prefill->attachAxis(x);
-        prefill->attachAxis(yPrefill);
-        // Axes and the highlighted launch point follow the model (read from it, never stored).
-        // Each is touched only when it differs: a changed label or range relays the chart out
-        // (every tick label measured again), even on a tab that is not shown.
-        auto speedAxes = [this, x, yDecode, yPrefill, chosen] {
-            const int n = m_speed_model->rowCount();
-            QStringList labels;
-            QList<QPointF> launch;
-            for (int r = 0; r < n; ++r) {
-                // Plain contexts, as on the memory charts: the launch window is the yellow point.
-                labels << tokensText(
-                    m_speed_model->index(r, SpeedModel::Label).data(ContextRole).toULongLong());
-                if (m_speed_model->index(r, 0).data(ChosenRole).toBool())
-                    launch << QPointF(
-                        r, m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
-            }
-            if (x->categoriesLabels() != labels) {
-                for (const QString& l : x->categoriesLabels())
-                    x->remove(l);
-                for (int r = 0; r < n; ++r)
-                    x->append(labels[r], r);
-            }
-            if (chosen->points() != launch) chosen->replace(launch);
-            setRangeIfChanged(x, -0.25, std::max(0.25, n - 0.75));
-            // Nice ticks (as on the GiB axes), which also keep the range while an option moves
-            // the lines a few percent: most changes cost this chart no relayout.
-            applyNiceAxis(
-                yDecode,
-                std::max(1.0, columnMax(m_speed_model, {SpeedModel::Decode, SpeedModel::DecodeHigh},
-                                        false) *
-                                  1.05));
-            applyNiceAxis(
-                yPrefill,
-                std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
-        };
-        whileShown(m_speed_model, chart, &m_speed_view, speedAxes);
-        m_speed_view = new QChartView(chart, m_tabs);
-        m_speed_view->setObjectName(QStringLiteral("speedChart"));
-        m_speed_view->setAccessibleName(tr("Speed vs context chart"));
-        m_speed_view->setRenderHint(QPainter::Antialiasing);
-        m_speed_view->viewport()->installEventFilter(this);
-        m_speed_view->setFocusPolicy(Qt::NoFocus);
-        m_tabs->addTab(m_speed_view, tr("Speed"));
-    }
+    buildSpeedTab();
 
-    // The MoE offload curve: decode (with its range as a band) and prefill against the number of
-    // blocks whose experts stay on the CPU, GPU GiB on the right, at the launch window.
     m_moe_model = new MoeCurveModel(this);
-    {
-        auto* chart = new QChart;
-        styleChart(chart);
-        auto* low = new QLineSeries(chart);
-        auto* high = new QLineSeries(chart);
-        auto* decode = new QLineSeries(chart);
-        decode->setName(tr("Decode tok/s"));
-        decode->setPointsVisible(true);
-        auto* gpu = new QLineSeries(chart);
-        gpu->setName(tr("GPU GiB"));
-        for (const auto& line : {std::pair{low, int(MoeCurveModel::DecodeLow)},
-                                 std::pair{high, int(MoeCurveModel::DecodeHigh)},
-                                 std::pair{decode, int(MoeCurveModel::Decode)},
-                                 std::pair{gpu, int(MoeCurveModel::GpuGiB)}}) {
-            auto* mapper = new QVXYModelMapper(line.first);
-            mapper->setModel(m_moe_model);
-            mapper->setSeries(line.first);
-            mapper->setXColumn(MoeCurveModel::NCpuMoe);
-            mapper->setYColumn(line.second);
-        }
-        // The band is drawn from the mapped low/high lines (the area owns no data of its own).
-        auto* band = new QAreaSeries(high, low);
-        band->setName(tr("Decode range"));
-        styleRangeBand(band);
-        chart->addSeries(band);
-        chart->addSeries(decode);
-        chart->addSeries(gpu);
-        for (QLineSeries* series : {decode, gpu}) {
-            const int column =
-                series == decode ? int(MoeCurveModel::Decode) : int(MoeCurveModel::GpuGiB);
-            connect(series, &QLineSeries::hovered, this, [this, column](const QPointF& p, bool on) {
-                showHover(m_moe_model, qRound(p.x()), column, on);
-            });
-        }
-        auto* x = new QValueAxis(chart);
-        x->setTitleText(tr("--n-cpu-moe (blocks whose experts stay in RAM)"));
-        x->setLabelFormat(QStringLiteral("%.0f"));
-        auto* yDecode = new QValueAxis(chart);
-        yDecode->setTitleText(tr("decode tok/s"));
-        yDecode->setLabelFormat(QStringLiteral("%.0f"));
-        auto* yGpu = new QValueAxis(chart);
-        yGpu->setTitleText(tr("GPU GiB"));
-        yGpu->setLabelFormat(QStringLiteral("%.0f"));
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(yDecode, Qt::AlignLeft);
-        chart->addAxis(yGpu, Qt::AlignRight);
-        for (QAbstractAxis* a :
-             {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(yDecode),
-              static_cast<QAbstractAxis*>(yGpu)})
-            styleAxis(a);
-        for (QAbstractSeries* series :
-             {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(decode)}) {
-            series->attachAxis(x);
-            series->attachAxis(yDecode);
-        }
-        gpu->attachAxis(x);
-        gpu->attachAxis(yGpu);
-        auto moeAxes = [this, chart, x, yDecode, yGpu] {
-            const int n = m_moe_model->rowCount();
-            const QString title = tr("MoE offload curve at %1 (estimates, band = decode range)")
-                                      .arg(tokensText(m_moe_model->context()));
-            if (chart->title() != title) chart->setTitle(title);
-            setRangeIfChanged(x, 0, std::max(1, n - 1));
-            setRangeIfChanged(
-                yDecode, 0,
-                std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::DecodeHigh}, false) * 1.05));
-            setRangeIfChanged(
-                yGpu, 0,
-                std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::GpuGiB}, false) * 1.1));
-        };
-        connect(m_moe_model, &QAbstractItemModel::modelReset, chart, moeAxes);
-        connect(m_moe_model, &QAbstractItemModel::dataChanged, chart, moeAxes);
-        m_moe_view = new QChartView(chart, m_tabs);
-        m_moe_view->setObjectName(QStringLiteral("moeCurveChart"));
-        m_moe_view->setAccessibleName(tr("MoE offload curve chart"));
-        m_moe_view->setRenderHint(QPainter::Antialiasing);
-        m_moe_view->viewport()->installEventFilter(this);
-        m_moe_view->setFocusPolicy(Qt::NoFocus);
-        m_tabs->addTab(m_moe_view, tr("MoE offload"));
-        // The curve is priced when it comes on screen (see MoeCurveModel::refresh).
-        connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-            if (m_tabs->currentWidget() == m_moe_view) m_moe_model->refresh();
-        });
-    }
+    buildMoeTab();
 
     m_expert_model = new ExpertSplitModel(this);
-    {
-        auto* chart = new QChart;
-        styleChart(chart);
-        chart->setTitle(tr("MoE: expert cache vs KV on the GPU"));
-        auto* series = new QStackedBarSeries(chart);
-        bindBarSets(series, m_expert_model, ExpertSplitModel::ExpertSlots,
-                    ExpertSplitModel::KvPages);
-        chart->addSeries(series);
-        auto* budget = budgetLine(m_expert_model, ExpertSplitModel::Budget, chart);
-        chart->addSeries(budget);
-        connect(budget, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
-            showHover(m_expert_model, qRound(p.x()), ExpertSplitModel::Budget, on);
-        });
-        const auto axes = attachGiBAxes(chart, series, budget);
-        auto* const x = axes.first;
-        auto* const y = axes.second;
-        // Coloured once the chart holds the series (adding it applies the theme's colours).
-        {
-            const QList<QBarSet*> sets = series->barSets();
-            sets[0]->setColor(termColor(RungMemoryModel::Experts));
-            sets[1]->setColor(termColor(RungMemoryModel::Kv));
-        }
-        connect(series, &QStackedBarSeries::hovered, this,
-                [this, series](bool on, int row, QBarSet* set) {
-                    showHover(m_expert_model, row,
-                              ExpertSplitModel::ExpertSlots + int(series->barSets().indexOf(set)),
-                              on);
-                });
-        connect(series, &QStackedBarSeries::clicked, this,
-                [this](int row, QBarSet*) { Q_EMIT rungActivated(row); });
-        auto expertAxes = [this, x, y] {
-            const QStringList categories = categoriesFrom(m_expert_model, ExpertSplitModel::Label);
-            if (x->categories() != categories) x->setCategories(categories);
-            const double top = std::max(
-                columnMax(m_expert_model,
-                          {ExpertSplitModel::ExpertSlots, ExpertSplitModel::KvPages}, true),
-                columnMax(m_expert_model, {ExpertSplitModel::Budget}, false));
-            applyNiceAxis(y, top);
-        };
-        whileShown(m_expert_model, chart, &m_expert_view, expertAxes);
-        m_expert_view = new QChartView(chart, m_tabs);
-        m_expert_view->setObjectName(QStringLiteral("expertChart"));
-        m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
-        // Axis-aligned bars and lines only: no antialiasing (see makeMemoryChart).
-        m_expert_view->setRenderHint(QPainter::Antialiasing, false);
-        m_expert_view->viewport()->installEventFilter(this);
-        m_expert_view->setFocusPolicy(Qt::NoFocus);
-        m_tabs->addTab(m_expert_view, tr("E&xperts vs KV"));
-    }
+    buildExpertTab();
     m_table_model = new RungTableModel(this);
     m_table_model->setObjectName(QStringLiteral("rungTableModel"));
     auto* proxy = new QSortFilterProxyModel(this);
@@ -523,6 +277,252 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     });
     m_tabs->addTab(m_table, tr("Numbers &table"));
     rebuildMemoryCharts(0);
+}
+
+// Decode and prefill speed against context, with the decode range as a band.
+void ChartsPanel::buildSpeedTab() {
+    auto* chart = new QChart;
+    styleChart(chart);
+    chart->setTitle(tr("Speed vs context"));
+    auto* decode = new QLineSeries(chart);
+    decode->setName(tr("Decode tok/s"));
+    decode->setPointsVisible(true);
+    auto* prefill = new QLineSeries(chart);
+    prefill->setName(tr("Prefill tok/s"));
+    prefill->setPointsVisible(true);
+    for (const auto& line : {std::pair{decode, int(SpeedModel::Decode)},
+                             std::pair{prefill, int(SpeedModel::Prefill)}}) {
+        // Named copies, not structured bindings: lambdas capture them below.
+        QLineSeries* const series = line.first;
+        const int column = line.second;
+        auto* mapper = new QVXYModelMapper(series);
+        mapper->setModel(m_speed_model);
+        mapper->setSeries(series);
+        mapper->setXColumn(SpeedModel::X);
+        mapper->setYColumn(column);
+        chart->addSeries(series);
+        connect(series, &QLineSeries::hovered, this, [this, column](const QPointF& p, bool on) {
+            showHover(m_speed_model, qRound(p.x()), column, on);
+        });
+        connect(series, &QLineSeries::clicked, this,
+                [this](const QPointF& p) { Q_EMIT rungActivated(qRound(p.x())); });
+    }
+    // The decode range as a band behind the decode line (mapped like the lines).
+    auto* low = new QLineSeries(chart);
+    auto* high = new QLineSeries(chart);
+    for (const auto& edge : {std::pair{low, int(SpeedModel::DecodeLow)},
+                             std::pair{high, int(SpeedModel::DecodeHigh)}}) {
+        auto* mapper = new QVXYModelMapper(edge.first);
+        mapper->setModel(m_speed_model);
+        mapper->setSeries(edge.first);
+        mapper->setXColumn(SpeedModel::X);
+        mapper->setYColumn(edge.second);
+    }
+    auto* band = new QAreaSeries(high, low);
+    band->setName(tr("Decode range"));
+    styleRangeBand(band);
+    chart->addSeries(band);
+    auto* chosen = new QScatterSeries(chart);
+    chosen->setName(tr("Launch window"));
+    chosen->setMarkerSize(14);
+    chosen->setColor(QColor(0xf1, 0xc4, 0x0f));
+    chart->addSeries(chosen);
+    auto* x = new QCategoryAxis(chart);
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    x->setTitleText(tr("Context"));
+    auto* yDecode = new QValueAxis(chart);
+    yDecode->setTitleText(tr("decode tok/s"));
+    yDecode->setLabelFormat(QStringLiteral("%.0f"));
+    auto* yPrefill = new QValueAxis(chart);
+    yPrefill->setTitleText(tr("prefill tok/s"));
+    yPrefill->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(yDecode, Qt::AlignLeft);
+    chart->addAxis(yPrefill, Qt::AlignRight);
+    for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(yDecode),
+                             static_cast<QAbstractAxis*>(yPrefill)})
+        styleAxis(a);
+    decode->attachAxis(x);
+    decode->attachAxis(yDecode);
+    band->attachAxis(x);
+    band->attachAxis(yDecode);
+    chosen->attachAxis(x);
+    chosen->attachAxis(yDecode);
+    prefill->attachAxis(x);
+    prefill->attachAxis(yPrefill);
+    // Axes and the highlighted launch point follow the model (read from it, never stored).
+    // Each is touched only when it differs: a changed label or range relays the chart out
+    // (every tick label measured again), even on a tab that is not shown.
+    auto speedAxes = [this, x, yDecode, yPrefill, chosen] {
+        const int n = m_speed_model->rowCount();
+        QStringList labels;
+        QList<QPointF> launch;
+        for (int r = 0; r < n; ++r) {
+            // Plain contexts, as on the memory charts: the launch window is the yellow point.
+            labels << tokensText(
+                m_speed_model->index(r, SpeedModel::Label).data(ContextRole).toULongLong());
+            if (m_speed_model->index(r, 0).data(ChosenRole).toBool())
+                launch << QPointF(r, m_speed_model->index(r, SpeedModel::Decode).data().toDouble());
+        }
+        if (x->categoriesLabels() != labels) {
+            for (const QString& l : x->categoriesLabels())
+                x->remove(l);
+            for (int r = 0; r < n; ++r)
+                x->append(labels[r], r);
+        }
+        if (chosen->points() != launch) chosen->replace(launch);
+        setRangeIfChanged(x, -0.25, std::max(0.25, n - 0.75));
+        // Nice ticks (as on the GiB axes), which also keep the range while an option moves
+        // the lines a few percent: most changes cost this chart no relayout.
+        applyNiceAxis(yDecode,
+                      std::max(1.0, columnMax(m_speed_model,
+                                              {SpeedModel::Decode, SpeedModel::DecodeHigh}, false) *
+                                        1.05));
+        applyNiceAxis(yPrefill,
+                      std::max(1.0, columnMax(m_speed_model, {SpeedModel::Prefill}, false) * 1.1));
+    };
+    whileShown(m_speed_model, chart, &m_speed_view, speedAxes);
+    m_speed_view = new QChartView(chart, m_tabs);
+    m_speed_view->setObjectName(QStringLiteral("speedChart"));
+    m_speed_view->setAccessibleName(tr("Speed vs context chart"));
+    m_speed_view->setRenderHint(QPainter::Antialiasing);
+    m_speed_view->viewport()->installEventFilter(this);
+    m_speed_view->setFocusPolicy(Qt::NoFocus);
+    m_tabs->addTab(m_speed_view, tr("Speed"));
+}
+
+// The MoE offload curve: decode (with its range as a band) and prefill against the number of
+// blocks whose experts stay on the CPU, GPU GiB on the right, at the launch window.
+void ChartsPanel::buildMoeTab() {
+    auto* chart = new QChart;
+    styleChart(chart);
+    auto* low = new QLineSeries(chart);
+    auto* high = new QLineSeries(chart);
+    auto* decode = new QLineSeries(chart);
+    decode->setName(tr("Decode tok/s"));
+    decode->setPointsVisible(true);
+    auto* gpu = new QLineSeries(chart);
+    gpu->setName(tr("GPU GiB"));
+    for (const auto& line : {std::pair{low, int(MoeCurveModel::DecodeLow)},
+                             std::pair{high, int(MoeCurveModel::DecodeHigh)},
+                             std::pair{decode, int(MoeCurveModel::Decode)},
+                             std::pair{gpu, int(MoeCurveModel::GpuGiB)}}) {
+        auto* mapper = new QVXYModelMapper(line.first);
+        mapper->setModel(m_moe_model);
+        mapper->setSeries(line.first);
+        mapper->setXColumn(MoeCurveModel::NCpuMoe);
+        mapper->setYColumn(line.second);
+    }
+    // The band is drawn from the mapped low/high lines (the area owns no data of its own).
+    auto* band = new QAreaSeries(high, low);
+    band->setName(tr("Decode range"));
+    styleRangeBand(band);
+    chart->addSeries(band);
+    chart->addSeries(decode);
+    chart->addSeries(gpu);
+    for (QLineSeries* series : {decode, gpu}) {
+        const int column =
+            series == decode ? int(MoeCurveModel::Decode) : int(MoeCurveModel::GpuGiB);
+        connect(series, &QLineSeries::hovered, this, [this, column](const QPointF& p, bool on) {
+            showHover(m_moe_model, qRound(p.x()), column, on);
+        });
+    }
+    auto* x = new QValueAxis(chart);
+    x->setTitleText(tr("--n-cpu-moe (blocks whose experts stay in RAM)"));
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    auto* yDecode = new QValueAxis(chart);
+    yDecode->setTitleText(tr("decode tok/s"));
+    yDecode->setLabelFormat(QStringLiteral("%.0f"));
+    auto* yGpu = new QValueAxis(chart);
+    yGpu->setTitleText(tr("GPU GiB"));
+    yGpu->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(yDecode, Qt::AlignLeft);
+    chart->addAxis(yGpu, Qt::AlignRight);
+    for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(yDecode),
+                             static_cast<QAbstractAxis*>(yGpu)})
+        styleAxis(a);
+    for (QAbstractSeries* series :
+         {static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(decode)}) {
+        series->attachAxis(x);
+        series->attachAxis(yDecode);
+    }
+    gpu->attachAxis(x);
+    gpu->attachAxis(yGpu);
+    auto moeAxes = [this, chart, x, yDecode, yGpu] {
+        const int n = m_moe_model->rowCount();
+        const QString title = tr("MoE offload curve at %1 (estimates, band = decode range)")
+                                  .arg(tokensText(m_moe_model->context()));
+        if (chart->title() != title) chart->setTitle(title);
+        setRangeIfChanged(x, 0, std::max(1, n - 1));
+        setRangeIfChanged(
+            yDecode, 0,
+            std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::DecodeHigh}, false) * 1.05));
+        setRangeIfChanged(
+            yGpu, 0, std::max(1.0, columnMax(m_moe_model, {MoeCurveModel::GpuGiB}, false) * 1.1));
+    };
+    connect(m_moe_model, &QAbstractItemModel::modelReset, chart, moeAxes);
+    connect(m_moe_model, &QAbstractItemModel::dataChanged, chart, moeAxes);
+    m_moe_view = new QChartView(chart, m_tabs);
+    m_moe_view->setObjectName(QStringLiteral("moeCurveChart"));
+    m_moe_view->setAccessibleName(tr("MoE offload curve chart"));
+    m_moe_view->setRenderHint(QPainter::Antialiasing);
+    m_moe_view->viewport()->installEventFilter(this);
+    m_moe_view->setFocusPolicy(Qt::NoFocus);
+    m_tabs->addTab(m_moe_view, tr("MoE offload"));
+    // The curve is priced when it comes on screen (see MoeCurveModel::refresh).
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_moe_view) m_moe_model->refresh();
+    });
+}
+
+// The expert cache against the KV cache of the launch window (MoE models only).
+void ChartsPanel::buildExpertTab() {
+    auto* chart = new QChart;
+    styleChart(chart);
+    chart->setTitle(tr("MoE: expert cache vs KV on the GPU"));
+    auto* series = new QStackedBarSeries(chart);
+    bindBarSets(series, m_expert_model, ExpertSplitModel::ExpertSlots, ExpertSplitModel::KvPages);
+    chart->addSeries(series);
+    auto* budget = budgetLine(m_expert_model, ExpertSplitModel::Budget, chart);
+    chart->addSeries(budget);
+    connect(budget, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
+        showHover(m_expert_model, qRound(p.x()), ExpertSplitModel::Budget, on);
+    });
+    const auto axes = attachGiBAxes(chart, series, budget);
+    auto* const x = axes.first;
+    auto* const y = axes.second;
+    // Coloured once the chart holds the series (adding it applies the theme's colours).
+    {
+        const QList<QBarSet*> sets = series->barSets();
+        sets[0]->setColor(termColor(RungMemoryModel::Experts));
+        sets[1]->setColor(termColor(RungMemoryModel::Kv));
+    }
+    connect(series, &QStackedBarSeries::hovered, this,
+            [this, series](bool on, int row, QBarSet* set) {
+                showHover(m_expert_model, row,
+                          ExpertSplitModel::ExpertSlots + int(series->barSets().indexOf(set)), on);
+            });
+    connect(series, &QStackedBarSeries::clicked, this,
+            [this](int row, QBarSet*) { Q_EMIT rungActivated(row); });
+    auto expertAxes = [this, x, y] {
+        const QStringList categories = categoriesFrom(m_expert_model, ExpertSplitModel::Label);
+        if (x->categories() != categories) x->setCategories(categories);
+        const double top =
+            std::max(columnMax(m_expert_model,
+                               {ExpertSplitModel::ExpertSlots, ExpertSplitModel::KvPages}, true),
+                     columnMax(m_expert_model, {ExpertSplitModel::Budget}, false));
+        applyNiceAxis(y, top);
+    };
+    whileShown(m_expert_model, chart, &m_expert_view, expertAxes);
+    m_expert_view = new QChartView(chart, m_tabs);
+    m_expert_view->setObjectName(QStringLiteral("expertChart"));
+    m_expert_view->setAccessibleName(tr("Expert cache versus KV chart"));
+    // Axis-aligned bars and lines only: no antialiasing (see makeMemoryChart).
+    m_expert_view->setRenderHint(QPainter::Antialiasing, false);
+    m_expert_view->viewport()->installEventFilter(this);
+    m_expert_view->setFocusPolicy(Qt::NoFocus);
+    m_tabs->addTab(m_expert_view, tr("E&xperts vs KV"));
 }
 
 void ChartsPanel::whileShown(QAbstractItemModel* model, QObject* chart, QChartView* const* view,

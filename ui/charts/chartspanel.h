@@ -91,6 +91,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
+    void buildSpeedTab();
+    void buildMoeTab();
+    void buildExpertTab();
     void rebuildMemoryCharts(int devices);
     QChartView* makeMemoryChart(RungMemoryModel* model);
     void updateLegend();
