@@ -318,11 +318,12 @@ Result<bool> validateOptions(const ModelShape& model, const PlanOptions& o) {
     return true;
 }
 
-Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
-                      const PlanOptions& options) {
-    if (auto v = validateOptions(model, options); !v) return v.error();
-    if (auto v = validateSnapshot(hw); !v) return v.error();
-    // RPC devices count: llama.cpp's -ts covers every device, RPC ones first.
+namespace {
+
+// What this machine makes of the placement flags: -ts covers every device (RPC ones first, as
+// llama.cpp counts them), and -ot names this machine's buffer types (CUDA0, Vulkan1, …).
+Result<bool> checkPlacementOnMachine(const ModelShape& model, const HardwareSnapshot& hw,
+                                     const PlanOptions& options) {
     const size_t n_devices = clusterDevices(hw).size();
     if (options.pinned.tensor_split.size() > std::max<size_t>(1, n_devices))
         return makeError(
@@ -330,36 +331,16 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
             "-ts/--tensor-split has " + std::to_string(options.pinned.tensor_split.size()) +
                 " proportions but the machine has " + std::to_string(n_devices) + " GPU(s)",
             "give one proportion per GPU, e.g. -ts 3,1 for two");
-    // -ot targets by this machine's buffer types (CUDA0, Vulkan1, …).
     const auto device_names = detail::deviceBufferNames(capacityBudget(hw, budgetReserve(options)));
     if (auto m = detail::tensorMoves(model, options.pinned.tensor_overrides, &device_names); !m)
         return m.error();
+    return true;
+}
 
-    Plan plan;
-    plan.model = model;
-    plan.hardware = hw;
-    plan.options = options;
-    plan.budget = capacityBudget(hw, budgetReserve(options));
-    // The backend and projector do not depend on the posture: one resolution serves both.
-    const ResolvedOptions fixed_terms = resolve(model, options, hw, Posture::Plain);
-    const size_t notes_before = plan.notes.size();
-    detail::keepRuntimeRoom(plan.budget, fixed_terms, plan.notes);
-    // A card left only its runtime holds no layer, but with op offload llama.cpp would still run
-    // every host weight's product of 32 tokens or more there and copy the weight into a compute
-    // buffer on it (ggml_backend_sched_backend_id_from_cur; 742 MiB on a published -ngl 0 CUDA
-    // load): the plan launches with --no-op-offload instead, priced and written.
-    if (plan.notes.size() > notes_before && options.op_offload) {
-        PlanOptions off = options;
-        off.op_offload = false;
-        auto p = makePlan(model, hw, off);
-        if (p)
-            p->notes.push_back("--no-op-offload: the GPU keeps only llama.cpp's runtime, so the "
-                               "ops on host weights stay on the CPU (with op offload they would "
-                               "need a compute buffer on the GPU as well)");
-        return p;
-    }
-    // The ladder runs to the usable context: the trained one, or further under RoPE scaling.
-    const std::uint64_t native = contextLimit(model, options);
+// What the plan rests on for this model: a RoPE extension, an unknown trained context, an
+// architecture priced conservatively, how the compute buffer is priced, the calibration.
+void addModelNotes(Plan& plan, const ModelShape& model, const PlanOptions& options,
+                   const HardwareSnapshot& hw, std::uint64_t native) {
     if (native > (model.n_ctx_train ? model.n_ctx_train : kFloorWindow))
         plan.notes.push_back("--rope-scaling " +
                              std::string(ropeScalingName(*options.rope_scaling)) +
@@ -386,12 +367,15 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
                   "(-17.7 %); runtime overhead and speeds are estimates; weights, KV cache, "
                   "recurrent state and output buffer follow llama.cpp's allocation exactly");
     if (hw.calibration) plan.notes.push_back(calibrationNote(*hw.calibration));
+}
 
+// The contexts priced: the ladder to `native`, the exact -c (`exact`, -c 0 being llama.cpp's
+// n_ctx_train whatever RoPE scaling says) and a requested window, ascending.
+std::vector<std::uint32_t> rungContexts(const ModelShape& model, const PlanOptions& options,
+                                        std::uint64_t native, std::optional<std::uint32_t>& exact) {
     std::vector<std::uint32_t> contexts = contextLadder(native);
-    std::optional<std::uint32_t> exact;
     if (options.context) {
         exact = *options.context == 0
-                    // -c 0 is llama.cpp's n_ctx_train, whatever RoPE scaling says
                     ? static_cast<std::uint32_t>(std::min<std::uint64_t>(
                           model.n_ctx_train ? model.n_ctx_train : kFloorWindow, UINT32_MAX))
                     : *options.context;
@@ -402,23 +386,24 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         std::find(contexts.begin(), contexts.end(), *options.requested_window) == contexts.end())
         contexts.push_back(*options.requested_window);
     std::sort(contexts.begin(), contexts.end());
-    const std::vector<std::uint32_t> lad = contextLadder(native);
+    return contexts;
+}
 
-    const bool mtp =
-        mtpDrafts(model, options.llama_version) && options.mtp != MtpMode::Off && !options.draft;
-    if (options.draft) addDraftNotes(plan, model, options);
-    plan.mtp = mtp;
-    if (model.n_mtp_layers > 0 && !mtp && options.mtp != MtpMode::Off)
-        plan.notes.push_back(std::to_string(model.n_mtp_layers) +
-                             " MTP (nextn) block(s), but llama.cpp " +
-                             llamaVersionName(options.llama_version) +
-                             " builds no MTP draft graph for " + model.architecture +
-                             ": planned without drafting (--spec-type draft-mtp would not run)");
-    const std::vector<Posture> postures = detail::posturesFor(model, options);
+// Every rung priced in each posture of the plan, and the choice between postures (Hermes
+// plan_launch).
+struct PostureSearch {
+    const ModelShape& model;
+    const HardwareSnapshot& hw;
+    const PlanOptions& options;
+    const std::vector<std::uint32_t>& contexts;
+    const std::vector<std::uint32_t>& ladder;
+    std::uint64_t native;
+    bool mtp;
+    Plan& plan; // the backend and flash attention the pricing resolved
 
-    // `restore`: apply the requested-window restore (Hermes plan_launch with a requested window);
-    // the live re-plan is a fresh plan_launch without one (fit_to_free_memory).
-    auto priceAll = [&](Posture p, const MemoryBudget& budget, bool restore) {
+    // `restore`: apply the requested-window restore (Hermes plan_launch with a requested
+    // window); the live re-plan is a fresh plan_launch without one (fit_to_free_memory).
+    PostureResult price(Posture p, const MemoryBudget& budget, bool restore) const {
         PostureResult pr;
         pr.posture = p;
         const ResolvedOptions ro = resolve(model, options, hw, p);
@@ -428,7 +413,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         for (std::uint32_t c : contexts) {
             Rung r = planRung(model, ro, budget, hw, c);
             r.posture = p;
-            r.on_ladder = std::find(lad.begin(), lad.end(), c) != lad.end();
+            r.on_ladder = std::find(ladder.begin(), ladder.end(), c) != ladder.end();
             detail::gateContext(r, native, true);
             on_ladder.push_back(r.on_ladder);
             pr.rungs.push_back(std::move(r));
@@ -453,15 +438,19 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         pr.decision.posture = p;
         pr.initial.posture = p;
         return pr;
-    };
+    }
 
-    std::vector<PostureResult> results;
-    results.reserve(postures.size());
-    for (Posture p : postures)
-        results.push_back(priceAll(p, plan.budget, true));
+    std::vector<PostureResult> priceAll(const std::vector<Posture>& postures,
+                                        const MemoryBudget& budget, bool restore) const {
+        std::vector<PostureResult> out;
+        out.reserve(postures.size());
+        for (Posture p : postures)
+            out.push_back(price(p, budget, restore));
+        return out;
+    }
 
-    // Posture choice (Hermes plan_launch): stacked only when it does not cost window or spill.
-    auto choosePosture = [&](const std::vector<PostureResult>& rs, bool restore) -> size_t {
+    // Stacked only when it does not cost window or spill.
+    size_t choose(const std::vector<PostureResult>& rs, bool restore) const {
         if (rs.size() != 2) return 0;
         const PostureResult& lean = rs[0];
         const PostureResult& stacked = rs[1];
@@ -476,113 +465,194 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
             S.context > stacked.initial.context && L.spilled)
             return 1;
         return 0;
-    };
-    auto postureReason = [&](const PostureResult& pr) {
+    }
+
+    std::string reason(const PostureResult& pr) const {
         return mtp ? (pr.posture == Posture::Stacked ? "stacked" : "lean") +
                          std::string(" MTP posture (ub ") +
                          std::to_string(pr.rungs.empty() ? llama::kDefaultUbatch
                                                          : pr.rungs.front().n_ubatch) +
                          ")"
                    : std::string("no MTP head: one context");
-    };
-    size_t chosen = choosePosture(results, true);
-    Decision decision = results[chosen].decision;
-    decision.reasons.insert(decision.reasons.begin(), postureReason(results[chosen]));
+    }
+};
 
-    // An explicit -c is the user's choice: the decision is that rung, priced honestly.
-    if (exact) {
-        const std::vector<Rung>& rungs = results[chosen].rungs;
-        const int ei = findRung(rungs, *exact);
-        const Rung& r = rungs[ei];
-        decision.rung_index = ei;
-        decision.context = r.context;
-        decision.refused = r.verdict == Verdict::Refused;
-        decision.spilled = r.verdict == Verdict::Spilled;
-        decision.spill_bytes = r.placement.spill_bytes;
-        decision.reasons.push_back("context set with -c " + std::to_string(*exact));
-    } else if (!decision.refused && !decision.spilled && hasLiveFigures(hw)) {
-        // Narrow to live free memory (Hermes fit_to_free_memory): a fresh plan_launch on the live
-        // budget — no requested-window restore, and the posture chosen again — and only the window
-        // moves, only down, never below the floor, and never onto a spilled placement.
-        MemoryBudget live = liveBudget(hw, budgetReserve(options));
-        std::vector<std::string> live_notes; // the capacity budget's notes already say it
-        detail::keepRuntimeRoom(live, fixed_terms, live_notes);
-        std::vector<PostureResult> now;
-        now.reserve(postures.size());
-        for (Posture p : postures)
-            now.push_back(priceAll(p, live, false));
-        const size_t now_chosen = choosePosture(now, false);
-        const Decision& fresh = now[now_chosen].decision;
-        if (!fresh.refused && !fresh.spilled) {
-            if (fresh.context < decision.context) {
-                const std::string was =
-                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context);
-                // Both postures price the same contexts, so the live rung's index is valid in
-                // the capacity rungs of its posture.
-                chosen = now_chosen;
-                decision.posture = results[chosen].posture;
-                decision.reasons.front() = postureReason(results[chosen]);
-                decision.rung_index = fresh.rung_index;
-                decision.context = fresh.context;
-                decision.reasons.push_back(
-                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
-                    " fits beside other programs' GPU memory (" + was + " would not)");
-            } else if (now_chosen != chosen &&
-                       now[chosen].rungs[decision.rung_index].verdict != Verdict::Resident &&
-                       now[now_chosen].rungs[decision.rung_index].verdict == Verdict::Resident) {
-                // The same window, but the live pricing of the capacity plan's posture spills or
-                // refuses it while the fresh plan's posture runs it resident: the posture that
-                // fits is the safe answer (both price the same contexts, so the index holds).
-                const Rung& kept = now[chosen].rungs[decision.rung_index];
-                const std::string was = postureName(results[chosen].posture);
-                const std::string how =
-                    kept.verdict == Verdict::Spilled ? " would spill" : " is refused";
-                chosen = now_chosen;
-                decision.posture = results[chosen].posture;
-                decision.reasons.front() = postureReason(results[chosen]);
-                decision.reasons.push_back(
-                    formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
-                    " fits beside other programs' GPU memory in the " +
-                    postureName(results[chosen].posture) + " posture (" + was + how +
-                    " there now)");
-            }
-        } else {
-            // The floor, resident, in the capacity plan's posture: a live reading can still count
-            // memory an outgoing server is about to free, and spilling on it would pin a fitting
-            // model to the CPU.
-            const std::vector<Rung>& rungs = results[chosen].rungs;
-            int first = 0;
-            while (first < static_cast<int>(rungs.size()) && !rungs[first].on_ladder)
-                ++first;
-            if (first < static_cast<int>(rungs.size()) && decision.rung_index > first) {
-                decision.rung_index = first;
-                decision.context = rungs[first].context;
-                decision.reasons.push_back("floor held at " +
-                                           formatTokens(rungs[first].requested_context) +
-                                           "; other programs hold most of the GPU memory");
-            }
+// An explicit -c is the user's choice: the decision is that rung, priced honestly.
+void holdExactContext(Decision& decision, const std::vector<Rung>& rungs, std::uint32_t exact) {
+    const int ei = findRung(rungs, exact);
+    const Rung& r = rungs[ei];
+    decision.rung_index = ei;
+    decision.context = r.context;
+    decision.refused = r.verdict == Verdict::Refused;
+    decision.spilled = r.verdict == Verdict::Spilled;
+    decision.spill_bytes = r.placement.spill_bytes;
+    decision.reasons.push_back("context set with -c " + std::to_string(exact));
+}
+
+// Narrow to live free memory (Hermes fit_to_free_memory): a fresh plan_launch on the live budget
+// — no requested-window restore, and the posture chosen again — and only the window moves, only
+// down, never below the floor, and never onto a spilled placement.
+void narrowToLiveMemory(const PostureSearch& search, const std::vector<Posture>& postures,
+                        const ResolvedOptions& fixed_terms,
+                        const std::vector<PostureResult>& results, size_t& chosen,
+                        Decision& decision) {
+    MemoryBudget live = liveBudget(search.hw, budgetReserve(search.options));
+    std::vector<std::string> live_notes; // the capacity budget's notes already say it
+    detail::keepRuntimeRoom(live, fixed_terms, live_notes);
+    const std::vector<PostureResult> now = search.priceAll(postures, live, false);
+    const size_t now_chosen = search.choose(now, false);
+    const Decision& fresh = now[now_chosen].decision;
+    if (!fresh.refused && !fresh.spilled) {
+        if (fresh.context < decision.context) {
+            const std::string was =
+                formatTokens(results[chosen].rungs[decision.rung_index].requested_context);
+            // Both postures price the same contexts, so the live rung's index is valid in the
+            // capacity rungs of its posture.
+            chosen = now_chosen;
+            decision.posture = results[chosen].posture;
+            decision.reasons.front() = search.reason(results[chosen]);
+            decision.rung_index = fresh.rung_index;
+            decision.context = fresh.context;
+            decision.reasons.push_back(
+                formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
+                " fits beside other programs' GPU memory (" + was + " would not)");
+        } else if (now_chosen != chosen &&
+                   now[chosen].rungs[decision.rung_index].verdict != Verdict::Resident &&
+                   now[now_chosen].rungs[decision.rung_index].verdict == Verdict::Resident) {
+            // The same window, but the live pricing of the capacity plan's posture spills or
+            // refuses it while the fresh plan's posture runs it resident: the posture that fits
+            // is the safe answer (both price the same contexts, so the index holds).
+            const Rung& kept = now[chosen].rungs[decision.rung_index];
+            const std::string was = postureName(results[chosen].posture);
+            const std::string how =
+                kept.verdict == Verdict::Spilled ? " would spill" : " is refused";
+            chosen = now_chosen;
+            decision.posture = results[chosen].posture;
+            decision.reasons.front() = search.reason(results[chosen]);
+            decision.reasons.push_back(
+                formatTokens(results[chosen].rungs[decision.rung_index].requested_context) +
+                " fits beside other programs' GPU memory in the " +
+                postureName(results[chosen].posture) + " posture (" + was + how + " there now)");
         }
+        return;
     }
+    // The floor, resident, in the capacity plan's posture: a live reading can still count memory
+    // an outgoing server is about to free, and spilling on it would pin a fitting model to the
+    // CPU.
+    const std::vector<Rung>& rungs = results[chosen].rungs;
+    int first = 0;
+    while (first < static_cast<int>(rungs.size()) && !rungs[first].on_ladder)
+        ++first;
+    if (first < static_cast<int>(rungs.size()) && decision.rung_index > first) {
+        decision.rung_index = first;
+        decision.context = rungs[first].context;
+        decision.reasons.push_back("floor held at " + formatTokens(rungs[first].requested_context) +
+                                   "; other programs hold most of the GPU memory");
+    }
+}
+
+// A refused launch window is the floor of what the machine can do — except a pinned placement
+// that overcommits a GPU (another placement may fit), a GPU too small for llama.cpp's own
+// allocations (no context or quant changes that) and a context beyond the trained one, which
+// keep their own code, name and numbers.
+void markPhysicsFloor(Rung& r) {
+    if (!r.refusal || r.refusal->code == RefusalCode::ContextTooLong ||
+        r.refusal->code == RefusalCode::DeviceOvercommitted ||
+        r.refusal->code == RefusalCode::DeviceTooSmall)
+        return;
+    r.refusal->code = RefusalCode::PhysicsFloor;
+    r.refusal->reasons.front().code = RefusalCode::PhysicsFloor;
+    r.refusal->message = "needs " + formatBytes(r.refusal->needed_bytes) + " at the " +
+                         formatTokens(r.requested_context) + " floor but only " +
+                         formatSignedBytes(r.refusal->available_bytes) + " of " +
+                         budgetName(r.refusal->budget) +
+                         " is usable (see the remedies: a smaller quant or a smaller KV cache)";
+    r.refusal->reasons.front().message = r.refusal->message;
+}
+
+// Every byte Headroom proves was measured on llama.cpp's CPU and Vulkan backends (and RPC); no
+// CUDA, ROCm, Metal or SYCL device was available, so there the weights and KV follow the loader
+// (measured terms on every backend), the compute buffers follow the same graph and allocator with
+// that backend's traits (derived: checked only against published logs), and the runtime overhead
+// is an estimate. Said until `verify` has measured this machine.
+void addBackendNote(Plan& plan, const HardwareSnapshot& hw) {
+    if (traitsOf(plan.backend).measured ||
+        (hw.calibration && hw.calibration->backend == backendName(plan.backend)))
+        return;
+    plan.notes.push_back(
+        std::string(traitsOf(plan.backend).display) +
+        ": not measured on this backend; weights and KV are placed as llama.cpp's loader "
+        "places them, compute buffers are derived from the scheduler's graph with this "
+        "backend's buffer types and op offload (checked against published logs, "
+        "docs/accuracy-gpu.md), and its runtime overhead (" +
+        formatBytes(detail::runtimeOverheadFor(plan.backend)) +
+        " per device: " + std::string(traitsOf(plan.backend).overhead_basis) +
+        ") is an estimate; `headroom-cli verify` measures both on this machine");
+}
+
+} // namespace
+
+Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
+                      const PlanOptions& options) {
+    if (auto v = validateOptions(model, options); !v) return v.error();
+    if (auto v = validateSnapshot(hw); !v) return v.error();
+    if (auto v = checkPlacementOnMachine(model, hw, options); !v) return v.error();
+
+    Plan plan;
+    plan.model = model;
+    plan.hardware = hw;
+    plan.options = options;
+    plan.budget = capacityBudget(hw, budgetReserve(options));
+    // The backend and projector do not depend on the posture: one resolution serves both.
+    const ResolvedOptions fixed_terms = resolve(model, options, hw, Posture::Plain);
+    const size_t notes_before = plan.notes.size();
+    detail::keepRuntimeRoom(plan.budget, fixed_terms, plan.notes);
+    // A card left only its runtime holds no layer, but with op offload llama.cpp would still run
+    // every host weight's product of 32 tokens or more there and copy the weight into a compute
+    // buffer on it (ggml_backend_sched_backend_id_from_cur; 742 MiB on a published -ngl 0 CUDA
+    // load): the plan launches with --no-op-offload instead, priced and written.
+    if (plan.notes.size() > notes_before && options.op_offload) {
+        PlanOptions off = options;
+        off.op_offload = false;
+        auto p = makePlan(model, hw, off);
+        if (p)
+            p->notes.push_back("--no-op-offload: the GPU keeps only llama.cpp's runtime, so the "
+                               "ops on host weights stay on the CPU (with op offload they would "
+                               "need a compute buffer on the GPU as well)");
+        return p;
+    }
+    // The ladder runs to the usable context: the trained one, or further under RoPE scaling.
+    const std::uint64_t native = contextLimit(model, options);
+    addModelNotes(plan, model, options, hw, native);
+    std::optional<std::uint32_t> exact;
+    const std::vector<std::uint32_t> contexts = rungContexts(model, options, native, exact);
+    const std::vector<std::uint32_t> lad = contextLadder(native);
+
+    const bool mtp =
+        mtpDrafts(model, options.llama_version) && options.mtp != MtpMode::Off && !options.draft;
+    if (options.draft) addDraftNotes(plan, model, options);
+    plan.mtp = mtp;
+    if (model.n_mtp_layers > 0 && !mtp && options.mtp != MtpMode::Off)
+        plan.notes.push_back(std::to_string(model.n_mtp_layers) +
+                             " MTP (nextn) block(s), but llama.cpp " +
+                             llamaVersionName(options.llama_version) +
+                             " builds no MTP draft graph for " + model.architecture +
+                             ": planned without drafting (--spec-type draft-mtp would not run)");
+    const std::vector<Posture> postures = detail::posturesFor(model, options);
+
+    const PostureSearch search{model, hw, options, contexts, lad, native, mtp, plan};
+    std::vector<PostureResult> results = search.priceAll(postures, plan.budget, true);
+    size_t chosen = search.choose(results, true);
+    Decision decision = results[chosen].decision;
+    decision.reasons.insert(decision.reasons.begin(), search.reason(results[chosen]));
+    if (exact)
+        holdExactContext(decision, results[chosen].rungs, *exact);
+    else if (!decision.refused && !decision.spilled && hasLiveFigures(hw))
+        narrowToLiveMemory(search, postures, fixed_terms, results, chosen, decision);
+
     PostureResult& pick = results[chosen];
-    if (decision.refused && decision.rung_index >= 0) {
-        Rung& r = pick.rungs[decision.rung_index];
-        // A pinned placement that overcommits a GPU keeps saying so: another placement may fit,
-        // so it is not the floor of what the machine can do. A GPU too small for llama.cpp's own
-        // allocations keeps its name and numbers: no context or quant changes them.
-        if (r.refusal && r.refusal->code != RefusalCode::ContextTooLong &&
-            r.refusal->code != RefusalCode::DeviceOvercommitted &&
-            r.refusal->code != RefusalCode::DeviceTooSmall && !exact) {
-            r.refusal->code = RefusalCode::PhysicsFloor;
-            r.refusal->reasons.front().code = RefusalCode::PhysicsFloor;
-            r.refusal->message =
-                "needs " + formatBytes(r.refusal->needed_bytes) + " at the " +
-                formatTokens(r.requested_context) + " floor but only " +
-                formatSignedBytes(r.refusal->available_bytes) + " of " +
-                budgetName(r.refusal->budget) +
-                " is usable (see the remedies: a smaller quant or a smaller KV cache)";
-            r.refusal->reasons.front().message = r.refusal->message;
-        }
-    }
+    if (decision.refused && decision.rung_index >= 0 && !exact)
+        markPhysicsFloor(pick.rungs[decision.rung_index]);
     for (auto& r : pick.rungs) {
         if (r.verdict == Verdict::Resident || !r.refusal) {
             if (r.verdict != Verdict::Spilled) continue;
@@ -593,23 +663,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         else
             r.spill_remedies = std::move(remedies);
     }
-    // Every byte Headroom proves was measured on llama.cpp's CPU and Vulkan backends (and RPC);
-    // no CUDA, ROCm, Metal or SYCL device was available, so there the weights and KV follow the
-    // loader (measured terms on every backend), the compute buffers follow the same graph and
-    // allocator with that backend's traits (derived: checked only against published logs), and
-    // the runtime overhead is an estimate. Said until `verify` has measured this machine.
-    const bool unmeasured_backend = !traitsOf(plan.backend).measured;
-    if (unmeasured_backend &&
-        !(hw.calibration && hw.calibration->backend == backendName(plan.backend)))
-        plan.notes.push_back(
-            std::string(traitsOf(plan.backend).display) +
-            ": not measured on this backend; weights and KV are placed as llama.cpp's loader "
-            "places them, compute buffers are derived from the scheduler's graph with this "
-            "backend's buffer types and op offload (checked against published logs, "
-            "docs/accuracy-gpu.md), and its runtime overhead (" +
-            formatBytes(detail::runtimeOverheadFor(plan.backend)) +
-            " per device: " + std::string(traitsOf(plan.backend).overhead_basis) +
-            ") is an estimate; `headroom-cli verify` measures both on this machine");
+    addBackendNote(plan, hw);
     plan.rungs = std::move(pick.rungs);
     if (results.size() == 2) plan.other_posture_rungs = std::move(results[1 - chosen].rungs);
     plan.decision = decision;
