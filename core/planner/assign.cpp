@@ -178,117 +178,96 @@ int layerDevice(std::uint32_t il, std::uint32_t n_layer_all, std::uint32_t ngl,
         it - points.begin(), static_cast<std::ptrdiff_t>(points.size()) - 1));
 }
 
-Assignment assign(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
-                  const MemoryBudget& budget, const PlacementChoice& choice) {
-    Assignment a;
-    const size_t n_dev = budget.devices.size();
-    a.devices.assign(n_dev, Terms{});
-    // -sm none: llama_model_load_from_file keeps only the main GPU (device 0), so every offloaded
-    // layer lands there and the other devices load nothing.
-    const bool single = choice.split_mode == SplitMode::None;
-    const bool row = choice.split_mode == SplitMode::Row && n_dev > 1;
-    // -sm tensor: llama_prepare_model_devices makes one Meta device of every GPU, so every
-    // offloaded layer is on it; priced on device 0 as one device would hold it, then spread
-    // (spreadTensorParallel).
-    const bool tensor = choice.split_mode == SplitMode::Tensor && n_dev > 1;
-    const std::vector<double> cumulative =
-        single || tensor
-            ? std::vector<double>(n_dev, 1.0)
-            : cumulativeSplit(choice.split.empty() ? plannedSplit(budget) : choice.split, n_dev);
-    const std::uint32_t n_layer_all = model.nLayer();
-    std::vector<bool> dev_has_layers(n_dev, false);
-    bool host_has_layers = false;
-    std::vector<int> layer_dev(n_layer_all, -1);
+namespace {
 
-    for (std::uint32_t il = 0; il < n_layer_all; ++il) {
-        const LayerPrice& lp = price.layers[il];
-        // -sm row places layers as -sm layer does (llama_model::load_tensors get_layer_buft_list:
-        // the layer's device by the split points), so its KV, routed experts and compute stay on
-        // that device (dev_layer); only the rows of its 2-D weight matrices are spread over every
-        // device by -ts (make_gpu_buft_list puts the device's split buffer type first; ggml-cuda's
-        // split type takes no 3-D expert bank). The same in v0.4.0.
-        const int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
-        layer_dev[il] = d;
-        Terms& t = d >= 0 ? a.devices[d] : a.host;
-        if (d >= 0)
-            dev_has_layers[d] = true;
-        else
-            host_has_layers = true;
-        Bytes w = lp.weights;
-        const BlockMoves mv = il < choice.moves.size() ? choice.moves[il] : BlockMoves{};
-        auto toHost = [&](Bytes moved, bool expert) {
+// One block's weights, experts, KV and recurrent state into `a`: on its device `d` (-1: the CPU),
+// less what -ot, --n-cpu-moe and Headroom's hybrid FFN placement move elsewhere, spread over
+// every device by -sm row. Marks the devices that run part of the block.
+void placeBlock(Assignment& a, const LayerPrice& lp, std::uint32_t il, int d,
+                const PlacementChoice& choice, const ResolvedOptions& opt, bool row,
+                const std::vector<double>& cumulative, std::vector<bool>& dev_has_layers) {
+    const size_t n_dev = a.devices.size();
+    Terms& t = d >= 0 ? a.devices[d] : a.host;
+    if (d >= 0) dev_has_layers[d] = true;
+    Bytes w = lp.weights;
+    const BlockMoves mv = il < choice.moves.size() ? choice.moves[il] : BlockMoves{};
+    auto toHost = [&](Bytes moved, bool expert) {
+        moved = std::min(moved, w);
+        w -= moved;
+        a.host.weights = satAdd(a.host.weights, moved);
+        if (expert) a.host.experts = satAdd(a.host.experts, moved);
+        a.spill_bytes = satAdd(a.spill_bytes, moved);
+    };
+    Bytes experts_here = lp.experts;
+    if (d >= 0 && lp.experts > 0) {
+        const Bytes moved =
+            il < choice.n_cpu_moe ? lp.experts : thirds(lp.experts, mv.expert_parts);
+        toHost(moved, true);
+        experts_here = lp.experts - moved;
+    }
+    // -ot REGEX=CUDA1: the parts named go to that device's buffer whatever device (or the
+    // CPU) the block has (llama_model_loader's buffer type override), and that device runs
+    // the ops that read them.
+    Bytes to_devices = 0;
+    for (const BlockMoves::ToDevice& mvd : mv.to_devices) {
+        if (mvd.device < 0 || static_cast<size_t>(mvd.device) >= n_dev) continue;
+        Terms& dst = a.devices[static_cast<size_t>(mvd.device)];
+        auto toDevice = [&](Bytes moved, bool expert) {
             moved = std::min(moved, w);
             w -= moved;
-            a.host.weights = satAdd(a.host.weights, moved);
-            if (expert) a.host.experts = satAdd(a.host.experts, moved);
-            a.spill_bytes = satAdd(a.spill_bytes, moved);
-        };
-        Bytes experts_here = lp.experts;
-        if (d >= 0 && lp.experts > 0) {
-            const Bytes moved =
-                il < choice.n_cpu_moe ? lp.experts : thirds(lp.experts, mv.expert_parts);
-            toHost(moved, true);
-            experts_here = lp.experts - moved;
-        }
-        // -ot REGEX=CUDA1: the parts named go to that device's buffer whatever device (or the
-        // CPU) the block has (llama_model_loader's buffer type override), and that device runs
-        // the ops that read them.
-        Bytes to_devices = 0;
-        for (const BlockMoves::ToDevice& mvd : mv.to_devices) {
-            if (mvd.device < 0 || static_cast<size_t>(mvd.device) >= n_dev) continue;
-            Terms& dst = a.devices[static_cast<size_t>(mvd.device)];
-            auto toDevice = [&](Bytes moved, bool expert) {
-                moved = std::min(moved, w);
-                w -= moved;
-                dst.weights = satAdd(dst.weights, moved);
-                if (expert) {
-                    moved = std::min(moved, experts_here);
-                    experts_here -= moved;
-                    dst.experts = satAdd(dst.experts, moved);
-                }
-                to_devices = satAdd(to_devices, moved);
-            };
-            toDevice(il < choice.n_cpu_moe ? 0 : thirds(lp.experts, mvd.expert_parts), true);
-            toDevice(thirds(lp.ffn_matrices, mvd.ffn_parts), false);
-            if (mvd.attn) toDevice(satSub(satSub(lp.weights, lp.experts), lp.ffn), false);
-            dev_has_layers[static_cast<size_t>(mvd.device)] = true;
-        }
-        t.experts = satAdd(t.experts, experts_here);
-        if (d >= 0) {
-            const bool ffn_host = il < choice.ffn_host.size() && choice.ffn_host[il];
-            // Headroom's own hybrid placement moves blk.N.ffn_.* (policy::hybridFfnOverride); a
-            // user's -ot on the projections leaves the FFN norm, router and biases in place.
-            toHost(ffn_host ? lp.ffn : thirds(lp.ffn_matrices, mv.ffn_parts), false);
-            if (mv.attn) toHost(satSub(satSub(lp.weights, lp.experts), lp.ffn), false);
-        }
-        if (row && d >= 0) {
-            // The split part: what is left of the block's weights but its routed experts.
-            const Bytes spread = satSub(w, experts_here);
-            Bytes given = 0;
-            double prev = 0;
-            for (size_t k = 0; k < n_dev; ++k) {
-                const Bytes share =
-                    k + 1 == n_dev
-                        ? spread - given
-                        : static_cast<Bytes>(static_cast<double>(spread) * (cumulative[k] - prev));
-                prev = cumulative[k];
-                given += share;
-                a.devices[k].weights = satAdd(a.devices[k].weights, share);
+            dst.weights = satAdd(dst.weights, moved);
+            if (expert) {
+                moved = std::min(moved, experts_here);
+                experts_here -= moved;
+                dst.experts = satAdd(dst.experts, moved);
             }
-            w -= spread;
-        }
-        t.weights = satAdd(t.weights, w);
-        if (d < 0 && n_dev > 0)
-            a.spill_bytes = satAdd(a.spill_bytes, satSub(lp.weights, to_devices));
-        // KV and recurrent state live with their layer unless KV offload is off
-        // (llama_kv_cache and llama_memory_recurrent ctors: offload ? model.dev_layer(il) : CPU).
-        Terms& cache = opt.kv_offload ? t : a.host;
-        cache.kv_k = satAdd(cache.kv_k, lp.kv_k);
-        cache.kv_v = satAdd(cache.kv_v, lp.kv_v);
-        cache.recurrent_state = satAdd(cache.recurrent_state, lp.state);
+            to_devices = satAdd(to_devices, moved);
+        };
+        toDevice(il < choice.n_cpu_moe ? 0 : thirds(lp.experts, mvd.expert_parts), true);
+        toDevice(thirds(lp.ffn_matrices, mvd.ffn_parts), false);
+        if (mvd.attn) toDevice(satSub(satSub(lp.weights, lp.experts), lp.ffn), false);
+        dev_has_layers[static_cast<size_t>(mvd.device)] = true;
     }
-    const int out_dev = layerDevice(n_layer_all, n_layer_all, choice.ngl, cumulative);
-    a.output_on_gpu = out_dev >= 0;
+    t.experts = satAdd(t.experts, experts_here);
+    if (d >= 0) {
+        const bool ffn_host = il < choice.ffn_host.size() && choice.ffn_host[il];
+        // Headroom's own hybrid placement moves blk.N.ffn_.* (policy::hybridFfnOverride); a
+        // user's -ot on the projections leaves the FFN norm, router and biases in place.
+        toHost(ffn_host ? lp.ffn : thirds(lp.ffn_matrices, mv.ffn_parts), false);
+        if (mv.attn) toHost(satSub(satSub(lp.weights, lp.experts), lp.ffn), false);
+    }
+    if (row && d >= 0) {
+        // The split part: what is left of the block's weights but its routed experts.
+        const Bytes spread = satSub(w, experts_here);
+        Bytes given = 0;
+        double prev = 0;
+        for (size_t k = 0; k < n_dev; ++k) {
+            const Bytes share =
+                k + 1 == n_dev
+                    ? spread - given
+                    : static_cast<Bytes>(static_cast<double>(spread) * (cumulative[k] - prev));
+            prev = cumulative[k];
+            given += share;
+            a.devices[k].weights = satAdd(a.devices[k].weights, share);
+        }
+        w -= spread;
+    }
+    t.weights = satAdd(t.weights, w);
+    if (d < 0 && n_dev > 0) a.spill_bytes = satAdd(a.spill_bytes, satSub(lp.weights, to_devices));
+    // KV and recurrent state live with their layer unless KV offload is off
+    // (llama_kv_cache and llama_memory_recurrent ctors: offload ? model.dev_layer(il) : CPU).
+    Terms& cache = opt.kv_offload ? t : a.host;
+    cache.kv_k = satAdd(cache.kv_k, lp.kv_k);
+    cache.kv_v = satAdd(cache.kv_v, lp.kv_v);
+    cache.recurrent_state = satAdd(cache.recurrent_state, lp.state);
+}
+
+// The tensors outside the blocks: the output layer (and a tied head's second copy) on the output
+// layer's device, rope factors once per buffer type that holds a block, block-0-numbered tensors
+// with block 0, the token embeddings on the CPU.
+void placeSharedTensors(Assignment& a, const ModelShape& model, const ContextPrice& price,
+                        const std::vector<int>& layer_dev, int out_dev) {
+    const size_t n_dev = a.devices.size();
     Terms& out = out_dev >= 0 ? a.devices[out_dev] : a.host;
     // A tied output head is the token embedding loaded a second time for the output layer's
     // device (TENSOR_DUPLICATED in llama_model::load_tensors); on the CPU it is the same tensor,
@@ -327,10 +306,19 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
     // The input layer (token embeddings) always stays on the CPU (llama_model::load_tensors:
     // dev_input = cpu_dev).
     a.host.weights = satAdd(a.host.weights, price.token_embd);
+}
 
-    // Compute buffers: one per backend that runs part of the graph; pipeline parallelism adds the
-    // scheduler's input copies (ContextPrice::pipelineDeviceExtra, pipelineHostCompute).
-    const bool pp = pipelineParallel(model, opt, budget, choice);
+// Compute buffers: one per backend that runs part of the graph; pipeline parallelism adds the
+// scheduler's input copies (ContextPrice::pipelineDeviceExtra, pipelineHostCompute).
+void priceComputeBuffers(Assignment& a, const ModelShape& model, const ContextPrice& price,
+                         const ResolvedOptions& opt, const MemoryBudget& budget,
+                         const PlacementChoice& choice, const DeviceLayout& layout, bool single,
+                         bool tensor) {
+    const size_t n_dev = a.devices.size();
+    const bool pp = layout.pipeline;
+    const int out_dev = layout.out_dev;
+    const bool host_has_layers = layout.host_has_layers;
+    const std::vector<bool>& dev_has_layers = layout.dev_has_layers;
     for (size_t d = 0; d < n_dev; ++d) {
         if (single && d > 0) continue; // a device llama.cpp does not use costs nothing
         const bool holds_output = static_cast<int>(d) == out_dev;
@@ -372,13 +360,55 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         // The Meta device offloads no op (its device interface has no offload_op).
         ResolvedOptions o = opt;
         if (tensor) o.op_offload = false;
-        priceDeviceBuffers(a, model, price, o, choice,
-                           {layer_dev, dev_has_layers, host_has_layers, out_dev, pp});
+        priceDeviceBuffers(a, model, price, o, choice, layout);
     }
     if (tensor)
         spreadTensorParallel(a, model, price, opt,
-                             choice.split.empty() ? std::vector<double>{} : choice.split, layer_dev,
-                             out_dev);
+                             choice.split.empty() ? std::vector<double>{} : choice.split,
+                             layout.layer_dev, out_dev);
+}
+
+} // namespace
+
+Assignment assign(const ModelShape& model, const ContextPrice& price, const ResolvedOptions& opt,
+                  const MemoryBudget& budget, const PlacementChoice& choice) {
+    Assignment a;
+    const size_t n_dev = budget.devices.size();
+    a.devices.assign(n_dev, Terms{});
+    // -sm none: llama_model_load_from_file keeps only the main GPU (device 0), so every offloaded
+    // layer lands there and the other devices load nothing.
+    const bool single = choice.split_mode == SplitMode::None;
+    const bool row = choice.split_mode == SplitMode::Row && n_dev > 1;
+    // -sm tensor: llama_prepare_model_devices makes one Meta device of every GPU, so every
+    // offloaded layer is on it; priced on device 0 as one device would hold it, then spread
+    // (spreadTensorParallel).
+    const bool tensor = choice.split_mode == SplitMode::Tensor && n_dev > 1;
+    const std::vector<double> cumulative =
+        single || tensor
+            ? std::vector<double>(n_dev, 1.0)
+            : cumulativeSplit(choice.split.empty() ? plannedSplit(budget) : choice.split, n_dev);
+    const std::uint32_t n_layer_all = model.nLayer();
+    std::vector<bool> dev_has_layers(n_dev, false);
+    bool host_has_layers = false;
+    std::vector<int> layer_dev(n_layer_all, -1);
+
+    for (std::uint32_t il = 0; il < n_layer_all; ++il) {
+        // -sm row places layers as -sm layer does (llama_model::load_tensors get_layer_buft_list:
+        // the layer's device by the split points), so its KV, routed experts and compute stay on
+        // that device (dev_layer); only the rows of its 2-D weight matrices are spread over every
+        // device by -ts (make_gpu_buft_list puts the device's split buffer type first; ggml-cuda's
+        // split type takes no 3-D expert bank). The same in v0.4.0.
+        const int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
+        layer_dev[il] = d;
+        if (d < 0) host_has_layers = true;
+        placeBlock(a, price.layers[il], il, d, choice, opt, row, cumulative, dev_has_layers);
+    }
+    const int out_dev = layerDevice(n_layer_all, n_layer_all, choice.ngl, cumulative);
+    a.output_on_gpu = out_dev >= 0;
+    placeSharedTensors(a, model, price, layer_dev, out_dev);
+    const bool pp = pipelineParallel(model, opt, budget, choice);
+    priceComputeBuffers(a, model, price, opt, budget, choice,
+                        {layer_dev, dev_has_layers, host_has_layers, out_dev, pp}, single, tensor);
     for (auto& t : a.devices)
         t.compute = scaledUp(t.compute, opt.device_compute_factor);
     a.host.compute = scaledUp(a.host.compute, opt.host_compute_factor);
