@@ -1740,6 +1740,356 @@ def self_check(models):
         sys.exit(1)
 
 
+# ==== catb: Granite 4.0 (H Tiny, H Micro, Micro), Granite 3.3 8B, Qwen2.5-VL 3B, R1-Distill-Qwen 1.5B ====
+
+# --- Granite 4.0 H Tiny (granitehybrid: Mamba-2 + attention, MoE on every layer) ------------
+# Shapes: the model card's architecture table (a public copy of the card: DocDBrown/IBMGranite4Tiny
+# README) -- embedding 1536, 4 attention / 36 Mamba2 layers, attention heads 12 of 128, 4 KV heads,
+# Mamba2 state 128 and 48 heads, 64 experts of 512 (6 active) and a shared expert of 1024, shared
+# input/output embeddings, 7B total / 1B active. Attention on blocks 5, 15, 25, 35: the layer_types
+# of a public importer test's copy of the config (5 mamba, attention, 9 mamba, ... , 4 mamba; also
+# mamba_n_groups 1, mamba_d_head 64, mamba_expand 2, mamba_d_conv 4, vocab 100352, tied). GGUF header
+# (Ollama's granite4:tiny-h Q4_K_M metadata page): block_count 40, context_length 1048576,
+# ssm.inner_size 3072, ssm.group_count 1, ssm.state_size 128, ssm.conv_kernel 4, time_step_rank 48,
+# expert_count 64 / used 6, feed_forward_length 512, expert_shared_feed_forward_length 1024.
+# State per llama_hparams (as for H Small above):
+#   n_embd_r = 3 x (3072 + 2 x 1 x 128) = 9984;  n_embd_s = 128 x 3072 = 393216.
+# Mixer: in_proj 1536 x (2 x 3072 + 2 x 128 + 48) = 9 904 128 + out_proj 3072 x 1536 = 4 718 592
+# + conv (3072 + 256) x 4 = 13 312 + conv bias 3328 + A/D/dt_bias 3 x 48 + norm 3072 = 14 642 576.
+# Total: whatmodel.sh's "6.94B params (1B active)" (the card's "7B" rounded to three figures; the
+# shapes give 6.939B). Size: IBM's Q4_K_M, 4 230 976 352 B (sha256 5a38b08c...) as two public
+# pinned downloads record it (an app catalog naming ibm-granite/granite-4.0-h-tiny-GGUF, and a
+# baseline script pinning the same sha256 and size).
+G4_CARD = "https://github.com/DocDBrown/IBMGranite4Tiny/blob/60d949f9a1b5df8e0fb09bf970d15a8188fb963d/README.md"
+G4_ATTN = [5, 15, 25, 35]
+M.append(dense("granite-4.0-h-tiny", "Granite 4.0 H Tiny (7B-A1B)", "granitehybrid",
+    [HF + "ibm-granite/granite-4.0-h-tiny/blob/main/config.json", G4_CARD,
+     "https://ollama.com/library/granite4:tiny-h/blobs/9811e90b0eec",
+     "https://raw.githubusercontent.com/jakemanger/whatmodel/main/pages/model/granite-4-0-h-tiny.md",
+     HF + "ibm-granite/granite-4.0-h-tiny-GGUF"],
+    1048576, 100352, 1536, 40, 0, [12 if i in G4_ATTN else 0 for i in range(40)],
+    [4 if i in G4_ATTN else 0 for i in range(40)], 128, 6_940_000_000,
+    [exact("Q4_K_M", 4_230_976_352, hfres("ibm-granite/granite-4.0-h-tiny-GGUF", "granite-4.0-h-tiny-Q4_K_M.gguf"))],
+    tied=True,
+    recurrent={"layers": [i for i in range(40) if i not in G4_ATTN], "n_embd_r": 9984,
+               "n_embd_s": 393216, "mixer_params": 14_642_576},
+    moe={"n_expert": 64, "n_expert_used": 6, "n_expert_shared": 1, "n_ff_exp": 512, "n_ff_shexp": 1024},
+    active=1_000_000_000))
+
+# --- Granite 4.0 H Micro (granitehybrid, dense FFN on every layer) ---------------------------
+# Shapes: the same card table -- embedding 2048, 4 attention / 36 Mamba2 layers, 32 heads of 64,
+# 8 KV heads, Mamba2 state 128 and 64 heads, MLP 8192, shared input/output embeddings; the config
+# as a public fine-tune copies it (anuj6316/granite: hidden 2048, intermediate 8192, attention on
+# layer_types 5/15/25/35, mamba_d_head 64, mamba_n_heads 64, mamba_n_groups 1, mamba_expand 2,
+# mamba_d_conv 4, 32 / 8 heads, 40 layers). Context: 1048576, the declared context length a public
+# pinned-download test gives IBM's pinned Q3_K_M of this repo (the same context_length the Tiny and
+# Small headers carry). State: n_embd_r = 3 x (4096 + 2 x 128) = 13056, n_embd_s = 128 x 4096 =
+# 524288. Mixer: 2048 x (2 x 4096 + 2 x 128 + 64) = 17 432 576 + 4096 x 2048 = 8 388 608 + conv
+# 17 408 + conv bias 4352 + 3 x 64 + norm 4096 = 25 847 232. Total: whatmodel.sh's "3.19B params"
+# (the card's "3B"; the shapes give 3.191B, and a public Ollama-metadata fixture of a granitehybrid
+# Q4_K_M reads general.parameter_count 3 191 396 096). Sizes: IBM's files at a pinned revision, exact
+# LFS bytes as a public app's PinnedGraniteModelCatalog records them (with sha256).
+GHM = "ibm-granite/granite-4.0-h-micro-GGUF"; RGHM = "51ce07a9c9cfa971ca359d9625836bf8a4a1b61f"
+M.append(dense("granite-4.0-h-micro", "Granite 4.0 H Micro (3B)", "granitehybrid",
+    [HF + "ibm-granite/granite-4.0-h-micro/blob/main/config.json", G4_CARD,
+     HF + "anuj6316/granite/blob/main/config.json",
+     "https://raw.githubusercontent.com/jakemanger/whatmodel/main/pages/model/granite-4-0-h-micro.md",
+     HF + GHM + "/tree/" + RGHM],
+    1048576, 100352, 2048, 40, 8192, [32 if i in G4_ATTN else 0 for i in range(40)],
+    [8 if i in G4_ATTN else 0 for i in range(40)], 64, 3_190_000_000,
+    [exact(qn, b, hfres(GHM, "granite-4.0-h-micro-" + qn + ".gguf", RGHM)) for qn, b in
+     [("Q4_K_M", 1_942_564_512), ("Q2_K", 1_226_247_840), ("Q3_K_M", 1_555_472_032),
+      ("Q5_K_M", 2_273_455_776), ("Q8_0", 3_397_676_704)]],
+    tied=True,
+    recurrent={"layers": [i for i in range(40) if i not in G4_ATTN], "n_embd_r": 13056,
+               "n_embd_s": 524288, "mixer_params": 25_847_232}))
+
+# --- Granite 4.0 Micro (granite: plain transformer, like Granite 3.3 2B) -----------------------
+# The card table: embedding 2560, 40 attention layers, 40 heads of 64, 8 KV heads, MLP 8192, RoPE,
+# shared input/output embeddings. GGUF header (Ollama's granite4:micro Q4_K_M metadata):
+# architecture granite, block_count 40, context_length 131072, embedding_length 2560, head_count
+# 40 / head_count_kv 8, feed_forward_length 8192, rope.dimension_count 64, vocab_size 100352.
+# Total: 3 402 836 480, the Hub's safetensors total (a public license audit's HF API listing of
+# ibm-granite/granite-4.0-micro, 2026-09-25) -- what these shapes give with the norms; whatmodel.sh
+# and Ollama print 3.4B. Size: IBM's Q4_K_M, "2,099,502,528 bytes" (LFS oid 97c417dc...) as a public
+# model-selection note records the official listing.
+M.append(dense("granite-4.0-micro", "Granite 4.0 Micro (3B)", "granite",
+    [HF + "ibm-granite/granite-4.0-micro/blob/main/config.json", G4_CARD,
+     "https://ollama.com/library/granite4:micro/blobs/5c7ac4aead1b",
+     "https://raw.githubusercontent.com/jakemanger/whatmodel/main/pages/model/granite-4-0-micro.md",
+     HF + "ibm-granite/granite-4.0-micro-GGUF"],
+    131072, 100352, 2560, 40, 8192, 40, 8, 64, 3_402_836_480,
+    [exact("Q4_K_M", 2_099_502_528, hfres("ibm-granite/granite-4.0-micro-GGUF", "granite-4.0-micro-Q4_K_M.gguf"))],
+    tied=True))
+
+# --- Granite 3.3 8B Instruct (granite) ---------------------------------------------------------
+# The Granite 3.x 8B shape (ibm-granite/granite-3.1-8b-instruct config.json: hidden 4096, 40
+# layers, FFN 12800, 32 heads / 8 KV heads of 128, tied, max_position_embeddings 131072) with the
+# Granite 3.3 vocabulary of 49159 (as for 3.3 2B above): these shapes give the Hub's safetensors
+# total for ibm-granite/granite-3.3-8b-instruct, 8 170 864 640 (the same license audit), exactly,
+# norms included -- 49155 rows would be 16 384 short. Size: IBM's Q4_K_M, 4 942 873 344 B, as a public
+# app's model list records the Hub's bytes.
+M.append(dense("granite-3.3-8b-instruct", "Granite 3.3 8B Instruct", "granite",
+    [HF + "ibm-granite/granite-3.3-8b-instruct/blob/main/config.json",
+     HF + "ibm-granite/granite-3.1-8b-instruct/blame/96fedcdf5764b7e36d2737d129bc07caff913e72/config.json",
+     HF + "ibm-granite/granite-3.3-8b-instruct-GGUF"],
+    131072, 49159, 4096, 40, 12800, 32, 8, 128, 8_170_864_640,
+    [exact("Q4_K_M", 4_942_873_344, hfres("ibm-granite/granite-3.3-8b-instruct-GGUF", "granite-3.3-8b-instruct-Q4_K_M.gguf"))],
+    tied=True))
+
+# --- Qwen2.5-VL 3B Instruct (qwen2vl) --------------------------------------------------------
+# Qwen/Qwen2.5-VL-3B-Instruct config.json as public copies carry it (_name_or_path the Qwen repo):
+# hidden 2048, 36 layers, FFN 11008, 16 heads / 2 KV heads (head 128), tied embeddings,
+# max_position_embeddings 128000, vocab 151936 -- the Qwen2.5-3B-Instruct language-model shape, whose
+# Hub total is 3 085 938 688 (the license audit above); the VL repo's larger count adds the vision
+# tower, which lives in the mmproj file. Sizes: ggml-org's files, exact bytes as a public smoke test
+# pins them (with sha256) for ggml-org/Qwen2.5-VL-3B-Instruct-GGUF resolve/main.
+GQVL3 = "ggml-org/Qwen2.5-VL-3B-Instruct-GGUF"
+M.append(dense("qwen2.5-vl-3b-instruct", "Qwen2.5-VL 3B Instruct", "qwen2vl",
+    [HF + "Qwen/Qwen2.5-VL-3B-Instruct/blob/main/config.json",
+     HF + "dahwinsingularity/vllm2/blame/main/config.json",
+     HF + "XinBB/SE-GUI-3B/blob/main/config.json",
+     HF + "Qwen/Qwen2.5-3B-Instruct/blob/main/config.json", HF + GQVL3],
+    128000, 151936, 2048, 36, 11008, 16, 2, 128, 3_085_938_688,
+    [exact("Q4_K_M", 1_929_901_056, hfres(GQVL3, "Qwen2.5-VL-3B-Instruct-Q4_K_M.gguf")),
+     exact("Q8_0", 3_285_474_304, hfres(GQVL3, "Qwen2.5-VL-3B-Instruct-Q8_0.gguf"))],
+    tied=True,
+    mmproj=mmproj_exact(1_338_428_128, hfres(GQVL3, "mmproj-Qwen2.5-VL-3B-Instruct-f16.gguf"),
+                        "mmproj-Qwen2.5-VL-3B-Instruct-f16.gguf")))
+
+# --- DeepSeek-R1-Distill-Qwen 1.5B (qwen2) -----------------------------------------------------
+# deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B config.json as public copies carry it: hidden 1536, 28
+# layers, FFN 8960, 12 heads / 2 KV heads (head 128), vocab 151936, max_position_embeddings 131072,
+# tie_word_embeddings false (unlike Qwen2.5-1.5B-Instruct). 1 777 088 000 parameters: a public test's
+# pinned evidence for deepseek-r1-distill-qwen-1.5b (339 tensors, MIT) -- what these untied shapes
+# give with biases and norms. Sizes: unsloth's file listing (three significant digits).
+UR15 = HF + "unsloth/DeepSeek-R1-Distill-Qwen-1.5B-GGUF/tree/main"
+M.append(dense("deepseek-r1-distill-qwen-1.5b", "DeepSeek-R1-Distill-Qwen 1.5B", "qwen2",
+    [HF + "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B/blob/main/config.json",
+     HF + "onnx-community/DeepSeek-R1-Distill-Qwen-1.5B-ONNX/blob/main/config.json", UR15],
+    131072, 151936, 1536, 28, 8960, 12, 2, 128, 1_777_088_000,
+    hf_tree(UR15, "DeepSeek-R1-Distill-Qwen-1.5B-{}.gguf",
+            [("Q4_K_M", "1.12 GB"), ("Q3_K_M", "924 MB"), ("Q5_K_M", "1.29 GB"), ("Q6_K", "1.46 GB"),
+             ("Q8_0", "1.89 GB")])))
+
+# ---- catc: LFM2 700M / 2.6B, SmolLM2 135M, Llama 3.1 405B, Phi-4-mini-reasoning, Hunyuan 7B ----
+
+# --- LFM2 700M and 2.6B (lfm2: short convolutions + attention, like lfm2-1.2b) -------------
+# Parameter counts and layer mix: the LFM2 model-card table (as the onnx-community card copies
+# it): LFM2-700M 742,489,344, LFM2-2.6B 2,569,272,320 ("30 (22 conv + 8 attn)"), context
+# 32,768 tokens, vocabulary 65,536 for both. LFM2-700M config.json (the LiquidAI repo's
+# refs/pr/8 copy): hidden 1536, 24 heads / 8 KV heads (head 1536/24 = 64), full_attn_idxs
+# [2, 5, 8, 10, 12, 14], conv_L_cache 3, block_ff_dim 10240 auto-adjusted to 6912 (the width a
+# public test pinned at revision 86f49fc9a3800c3a325b7320bde179c318062583 asserts). LFM2-2.6B:
+# the LiquidAI LFM2-2.6B-Transcript config (same backbone) and a devkit config of LFM2-2.6B:
+# hidden 2048, 30 layers, 32 heads / 8 KV heads of 64, intermediate_size 10752, attention on
+# layers [2, 5, 9, 13, 17, 21, 24, 27] (the same test, revision
+# 36ed799f7024ef169ba92ffe184821835e15cc66). Tied embeddings as for the LFM2 family: the shapes
+# then give the card counts to 0.007 % (untied they would be +13.6 % / +5.2 %).
+# Convolution layers: n_embd_r = n_embd x (L_cache - 1), no SSM state; mixer = in_proj
+# n x 3n + out_proj n x n + conv n x 3. Sizes: LiquidAI's own Q4_K_M files, exact bytes as two
+# public app catalogs record them (700M: 468,624,320) and a hackathon submission pinning
+# LiquidAI/LFM2-2.6B-GGUF at a759abdc59 (2.6B: 1,563,668,704).
+LFM2_CARD_TABLE = "https://hf.global-rail.com/onnx-community/LFM2-2.6B-Exp-ONNX"
+LFM2_700M_ATTN = [2, 5, 8, 10, 12, 14]
+M.append(dense("lfm2-700m", "LFM2 700M", "lfm2",
+    [HF + "LiquidAI/LFM2-700M/blob/refs%2Fpr%2F8/config.json", LFM2_CARD_TABLE,
+     HF + "LiquidAI/LFM2-700M-GGUF"],
+    32768, 65536, 1536, 16, 6912, 24, [8 if i in LFM2_700M_ATTN else 0 for i in range(16)], 64,
+    742_489_344,
+    [exact("Q4_K_M", 468_624_320, hfres("LiquidAI/LFM2-700M-GGUF", "LFM2-700M-Q4_K_M.gguf"))],
+    tied=True,
+    recurrent={"layers": [i for i in range(16) if i not in LFM2_700M_ATTN], "n_embd_r": 3072,
+               "n_embd_s": 0, "mixer_params": 1536 * 3 * 1536 + 1536 * 1536 + 1536 * 3}))
+LFM2_26B_ATTN = [2, 5, 9, 13, 17, 21, 24, 27]
+M.append(dense("lfm2-2.6b", "LFM2 2.6B", "lfm2",
+    [HF + "LiquidAI/LFM2-2.6B/blob/main/config.json",
+     HF + "LiquidAI/LFM2-2.6B-Transcript-ONNX/blob/main/config.json",
+     HF + "florianvoss/LFM2-2.6B_logits/blob/main/devkit/vlm_config.json", LFM2_CARD_TABLE,
+     HF + "LiquidAI/LFM2-2.6B-GGUF"],
+    32768, 65536, 2048, 30, 10752, 32, [8 if i in LFM2_26B_ATTN else 0 for i in range(30)], 64,
+    2_569_272_320,
+    [exact("Q4_K_M", 1_563_668_704, hfres("LiquidAI/LFM2-2.6B-GGUF", "LFM2-2.6B-Q4_K_M.gguf"))],
+    tied=True,
+    recurrent={"layers": [i for i in range(30) if i not in LFM2_26B_ATTN], "n_embd_r": 4096,
+               "n_embd_s": 0, "mixer_params": 2048 * 3 * 2048 + 2048 * 2048 + 2048 * 3}))
+
+# --- SmolLM2 135M Instruct (llama, like smollm2-360m-instruct) ------------------------------
+# SmolLM2-135M(-Instruct) config.json (as fine-tunes of HuggingFaceTB/SmolLM2-135M-Instruct copy
+# it): hidden 576, 30 layers, FFN 1536, 9 heads / 3 KV heads of 64, vocab 49152, tied,
+# max_position_embeddings 8192; Hub total 134,515,008 (public architecture notes quote the
+# safetensors count; these shapes give it to 0.03 %, the rest is norms). Size: bartowski's Q4_K_M,
+# 105,454,432 bytes (a benchmark note that downloaded it at commit 09816acd, and an app catalog).
+M.append(dense("smollm2-135m-instruct", "SmolLM2 135M Instruct", "llama",
+    [HF + "HuggingFaceTB/SmolLM2-135M-Instruct/blob/main/config.json",
+     HF + "VIshalChak/SmolLM2-FT-DPO/blob/main/config.json",
+     HF + "bartowski/SmolLM2-135M-Instruct-GGUF"],
+    8192, 49152, 576, 30, 1536, 9, 3, 64, 134_515_008,
+    [exact("Q4_K_M", 105_454_432, hfres("bartowski/SmolLM2-135M-Instruct-GGUF",
+                                         "SmolLM2-135M-Instruct-Q4_K_M.gguf",
+                                         "09816acd5d99df7be770d85ea30822623dab342c"))],
+    tied=True))
+
+# --- Llama 3.1 405B Instruct (llama) -----------------------------------------------------------
+# meta-llama/Llama-3.1-405B-Instruct config.json (as public model-shape tables transcribe it):
+# hidden 16384, 126 layers, FFN 53248, 128 heads / 8 KV heads of 128, vocab 128256, untied,
+# 131072 context; Hub safetensors total 405,853,388,800 (which these shapes give exactly, norms
+# aside). Early repacks carry 16 KV heads (410,081,247,232 parameters, e.g. the bullerwins GGUF)
+# and are not this model. No Q4_K_M listing of the 8-KV release was found (bartowski's repo is
+# gone); sizes are ThomasBaruzier's imatrix quants (uploaded Aug 2024, after the release), the
+# Hub tree listings of every part (three significant digits each): Q3_K_M 47.7 + 47.6 + 47.6 +
+# 47.3 GB + 5.15 GB (3.85 bits per weight), Q3_K_S 47.6 + 47.4 + 47.6 + 32.6 GB.
+TB405 = "ThomasBaruzier/Meta-Llama-3.1-405B-Instruct-GGUF"
+M.append(dense("llama-3.1-405b-instruct", "Llama 3.1 405B Instruct", "llama",
+    [HF + "meta-llama/Llama-3.1-405B-Instruct/blob/main/config.json", HF + TB405],
+    131072, 128256, 16384, 126, 53248, 128, 8, 128, 405_853_388_800,
+    [hf_parts("Q3_K_M", ["47.7 GB", "47.6 GB", "47.6 GB", "47.3 GB", "5.15 GB"],
+              HF + TB405 + "/tree/main/Meta-Llama-3.1-405B-Instruct-Q3_K_M"),
+     hf_parts("Q3_K_S", ["47.6 GB", "47.4 GB", "47.6 GB", "32.6 GB"],
+              HF + TB405 + "/tree/ca36d60fc04a27890bdcc2d97684e5ebae5949e3/Meta-Llama-3.1-405B-Instruct-Q3_K_S")]))
+
+# --- Phi-4-mini-reasoning (phi3, like phi-4-mini-instruct) -----------------------------------
+# microsoft/Phi-4-mini-reasoning model card (public mirrors): a Phi-4 family model of 3.8B
+# parameters, 128K-token context, vocabulary 200,064 -- the Phi-4-mini shapes of the entry above
+# (32 layers, hidden 3072, 24 / 8 heads of 128, FFN 8192, tied). bartowski's Q4_K_M is
+# 2,491,874,848 bytes (a public trading-signals repo records the file on disk), 160 bytes more
+# than bartowski's Phi-4-mini-instruct Q4_K_M (2,491,874,688): the same tensors, only the
+# metadata differs.
+BPHIMR = "bartowski/microsoft_Phi-4-mini-reasoning-GGUF"
+M.append(dense("phi-4-mini-reasoning", "Phi-4-mini-reasoning (3.8B)", "phi3",
+    [HF + "microsoft/Phi-4-mini-reasoning/blob/main/config.json",
+     "https://model.drfengling.asia/microsoft/Phi-4-mini-reasoning",
+     "https://model.aibase.com/en/models/details/1927649922392526848",
+     "https://apxml.com/models/phi-4-mini", HF + BPHIMR],
+    131072, 200064, 3072, 32, 8192, 24, 8, 128, 3_800_000_000,
+    [exact("Q4_K_M", 2_491_874_848, hfres(BPHIMR, "microsoft_Phi-4-mini-reasoning-Q4_K_M.gguf"))],
+    tied=True))
+
+# --- Hunyuan 7B Instruct (hunyuan-dense, like hunyuan-1.8b-instruct) ------------------------
+# tencent/Hunyuan-7B-Instruct config.json (refs/pr/10 copy; Hy-MT2-7B and the HunyuanImage
+# reprompt model publish the same geometry): hidden 4096, 32 layers, FFN 14336, 32 heads / 8 KV
+# heads of 128, org_vocab_size / vocab_size 128167, tie_word_embeddings true. Context: llama.cpp's
+# converter writes 256 x 1024 = 262144 for hunyuan-dense (PR #14878). No card parameter count was
+# found (the collection rounds to "8B"); params.total is the BF16 checkpoint's size over 2 bytes:
+# the Hub tree lists 4.98 + 5 + 4.92 GB + 117 MB = 15.017 GB, i.e. 7.51B (the shapes give
+# 7,504,293,888 without norms, -0.08 %). Size: bartowski's Q4_K_M, 4,621,992,960 bytes (a desktop
+# catalog's ModelScope mirror of the bartowski repo, with its sha256).
+BHY7 = "bartowski/tencent_Hunyuan-7B-Instruct-GGUF"
+M.append(dense("hunyuan-7b-instruct", "Hunyuan 7B Instruct", "hunyuan-dense",
+    [HF + "tencent/Hunyuan-7B-Instruct/blob/refs%2Fpr%2F10/config.json",
+     HF + "tencent/Hunyuan-7B-Instruct/tree/01f52507589627ea5c871eaef7b3e11db8b854ac",
+     "https://github.com/ggml-org/llama.cpp/pull/14878", HF + BHY7],
+    262144, 128167, 4096, 32, 14336, 32, 8, 128, 7_510_000_000,
+    [exact("Q4_K_M", 4_621_992_960, hfres(BHY7, "tencent_Hunyuan-7B-Instruct-Q4_K_M.gguf"))],
+    tied=True))
+
+
+# --- Mistral Small 3.1 24B Instruct 2503 (mistral3; the Mistral Small 3.x text model) ----------
+# The text decoder is the one of the Mistral Small 3.2 entry above (MS3_SRC: the public copy of
+# its Mistral3 config.json -- hidden 5120, 40 layers, 32 heads / 8 KV of 128, FFN 32768, vocab
+# 131072, max_position_embeddings 131072 -- and a model page for this very 3.1 release); Mistral's
+# own model page: 24B parameters (the card's total with the vision encoder; the text shapes count
+# 23.57B, -1.8 %, as for the 3.2 entry), 128k context. Sizes: unsloth's file listing (three
+# significant digits each).
+MS31_TREE = HF + "unsloth/Mistral-Small-3.1-24B-Instruct-2503-GGUF/tree/main"
+M.append(dense("mistral-small-3.1-24b-instruct-2503", "Mistral Small 3.1 24B Instruct 2503", "mistral3",
+    [HF + "mistralai/Mistral-Small-3.1-24B-Instruct-2503/blob/main/config.json", MS31_TREE,
+     "https://github.com/mistralai/platform-docs-public/blob/19c578bb7c67fc844df98aef18fe8f2eaa70dfed/src/schema/models/models/mistral-small-3-1-25-03.ts"]
+    + MS3_SRC,
+    131072, 131072, 5120, 40, 32768, 32, 8, 128, 24_000_000_000,
+    hf_tree(MS31_TREE, "Mistral-Small-3.1-24B-Instruct-2503-{}.gguf",
+            [("Q4_K_M", "14.3 GB"), ("Q5_K_M", "16.8 GB"), ("Q6_K", "19.3 GB"), ("Q8_0", "25.1 GB")])))
+
+# --- GLM-4-0414 9B and 32B (glm4; natively 32K, YaRN x4 documented) -------------------------
+# THUDM/GLM-4 README (the 0414 release): every GLM-4-0414 model is "natively trained with a 32K
+# context" (Seq Length "32K -> 128K") and the YaRN block it gives is factor 4.0 from
+# original_max_position_embeddings 32768; Xinference's glm4-0414 page: context length 32768.
+# 9B: THUDM/slime glm4-9B.sh (40 layers, hidden 4096, FFN 13696, 32 heads / 2 KV groups, vocab
+# 151552, untied) -- the same block GLM-4.6V-Flash's text model is, so its parameter count is
+# that entry's (llama-server's n-params for the same-shaped text GGUF, 9 400 279 040). Size:
+# unsloth's Q4_K_M, a desktop catalog's Hub bytes.
+# 32B: hidden 6144, 61 layers, 48 heads / 2 KV heads (ApX's GLM-4 32B page); a GGUF of the 0414
+# 32B block (GLM-Z1-32B-0414, built on GLM-4-32B-0414) as ik_llama.cpp PR #344 loads it:
+# block_count 61, context_length 32768, embedding 6144, feed_forward 23040, 48 / 2 heads of 128
+# (n_embd_k_gqa 256), n_vocab 151552, "32.57 B". Size and parameter count: lmstudio-community's
+# Q4_K_M at a pinned revision as a public package catalog records it (19 680 022 112 B, 32.566B,
+# context_length 32768).
+GLM4_README = "https://github.com/THUDM/GLM-4/blob/3f79b543647b792aa167c712cd327475ec423f7b/README.md"
+GLM4_YARN = {"factor": 4, "original_context": 32768, "source": GLM4_README + "#handling-long-context-yarn"}
+XINF_GLM4 = "https://inference.readthedocs.io/en/v1.6.1/models/builtin/llm/glm4-0414.html"
+M.append(dense("glm-4-9b-0414", "GLM-4 9B 0414", "glm4",
+    [HF + "THUDM/GLM-4-9B-0414/blob/main/config.json", SLIME["glm4-9B"], GLM4_README, XINF_GLM4,
+     HF + "unsloth/GLM-4-9B-0414-GGUF"],
+    32768, 151552, 4096, 40, 13696, 32, 2, 128, 9_400_279_040,
+    [exact("Q4_K_M", 6_166_574_944, hfres("unsloth/GLM-4-9B-0414-GGUF", "GLM-4-9B-0414-Q4_K_M.gguf"))],
+    yarn=GLM4_YARN))
+LMS_GLM32 = "lmstudio-community/GLM-4-32B-0414-GGUF"; R_GLM32 = "20621a295c480ce7037bed7808533dc356a386bb"
+M.append(dense("glm-4-32b-0414", "GLM-4 32B 0414", "glm4",
+    [HF + "THUDM/GLM-4-32B-0414/blob/main/config.json", "https://apxml.com/models/glm-4",
+     "https://github.com/ikawrakow/ik_llama.cpp/pull/344", GLM4_README, XINF_GLM4,
+     "https://github.com/zffr3/llmopenchat/blob/72b48723349e5f40996094baf4578b110f9a9113/llmopenchat/models.py",
+     HF + LMS_GLM32 + "/tree/" + R_GLM32],
+    32768, 151552, 6144, 61, 23040, 48, 2, 128, 32_566_000_000,
+    [exact("Q4_K_M", 19_680_022_112, hfres(LMS_GLM32, "GLM-4-32B-0414-Q4_K_M.gguf", R_GLM32))],
+    yarn=GLM4_YARN))
+
+# --- Codestral 22B v0.1 (llama: MistralForCausalLM, no sliding window) ----------------------
+# mistralai/Codestral-22B-v0.1 config.json (a quantized copy that keeps it, TechxGenus's AWQ):
+# hidden 6144, 56 layers, FFN 16384, 48 heads / 8 KV (head_dim 128), vocab 32768,
+# max_position_embeddings 32768, sliding_window null, untied; Mistral's model page: 22B, 32k.
+# Parameter count: the Hub's 22.247B (a leaderboard request file). Sizes: lmstudio-community's
+# file listing at a pinned revision (bartowski's quants).
+CODESTRAL_TREE = HF + "lmstudio-community/Codestral-22B-v0.1-GGUF/tree/16bea76ba9f14e51d07bfa7a2dcc56c4ca7a576a"
+M.append(dense("codestral-22b-v0.1", "Codestral 22B v0.1", "llama",
+    [HF + "mistralai/Codestral-22B-v0.1/blob/main/config.json",
+     HF + "TechxGenus/Codestral-22B-v0.1-AWQ/blob/main/config.json",
+     HF + "datasets/OALL/requests/blob/main/mistralai/Codestral-22B-v0.1_eval_request_False_bfloat16_Original.json",
+     "https://github.com/mistralai/platform-docs-public/blob/038807d6747eff51cd0d241af2e13c702075d6d4/src/schema/models/models/codestral-24-05.ts",
+     CODESTRAL_TREE],
+    32768, 32768, 6144, 56, 16384, 48, 8, 128, 22_247_000_000,
+    hf_tree(CODESTRAL_TREE, "Codestral-22B-v0.1-{}.gguf",
+            [("Q4_K_M", "13.3 GB"), ("Q3_K_M", "10.8 GB"), ("Q5_K_M", "15.7 GB"), ("Q6_K", "18.3 GB"),
+             ("Q8_0", "23.6 GB")])))
+
+# --- Mistral Large Instruct 2411 (llama, 123B) ----------------------------------------------
+# Mistral's params.json for 2411 (bartowski's exl2 repo keeps it): dim 12288, 88 layers, head_dim
+# 128, hidden_dim 28672, 96 heads / 8 KV, vocab 32768. Mistral's model page: 123B parameters,
+# 128k context (131072 tokens: the max_position_embeddings Mistral set in the config.json of
+# Mistral-Large-Instruct-2407, whose params.json is the same). Sizes: mradermacher's file listing
+# at a pinned revision; each quant is one file split into .partNofM pieces, their listed sizes
+# added.
+ML2411_TREE = HF + "mradermacher/Mistral-Large-Instruct-2411-GGUF/tree/1890a5fba9d746d82908ed2f9404565bd40190c7"
+M.append(dense("mistral-large-instruct-2411", "Mistral Large Instruct 2411 (123B)", "llama",
+    [HF + "mistralai/Mistral-Large-Instruct-2411/blob/main/config.json",
+     HF + "bartowski/Mistral-Large-Instruct-2411-exl2/blob/c17e07c5625482c08cadc29c733c6d78749b1314/params.json",
+     "https://github.com/mistralai/platform-docs-public/blob/19c578bb7c67fc844df98aef18fe8f2eaa70dfed/src/schema/models/models/mistral-large-2-1-24-11.ts",
+     HF + "casperhansen/mistral-large-instruct-2407-awq/commit/1b91a828d8121dc12dbd493ebfc9cdf4b0a861c3",
+     ML2411_TREE],
+    131072, 32768, 12288, 88, 28672, 96, 8, 128, 123_000_000_000,
+    [hf_parts("Q4_K_M", ["37.6 GB", "35.6 GB"], ML2411_TREE + "/Mistral-Large-Instruct-2411.Q4_K_M.gguf (2 parts)"),
+     hf("Q2_K", "45.2 GB", ML2411_TREE.replace("/tree/", "/blob/") + "/Mistral-Large-Instruct-2411.Q2_K.gguf"),
+     hf_parts("Q3_K_M", ["30.1 GB", "29 GB"], ML2411_TREE + "/Mistral-Large-Instruct-2411.Q3_K_M.gguf (2 parts)"),
+     hf_parts("Q3_K_L", ["33.3 GB", "31.3 GB"], ML2411_TREE + "/Mistral-Large-Instruct-2411.Q3_K_L.gguf (2 parts)"),
+     hf_parts("Q4_K_S", ["35.4 GB", "34.1 GB"], ML2411_TREE + "/Mistral-Large-Instruct-2411.Q4_K_S.gguf (2 parts)")]))
+
+# --- DeepSeek-R1-Distill-Llama-70B (llama: Llama 3.3 70B's shapes) --------------------------
+# deepseek-ai/DeepSeek-R1-Distill-Llama-70B config.json (a quantized copy that keeps it,
+# casperhansen's AWQ of the snapshot): hidden 8192, 80 layers, FFN 28672, 64 heads / 8 KV of 128,
+# vocab 128256, max_position_embeddings 131072, untied -- the DeepSeek-R1 README's base model is
+# Llama-3.3-70B-Instruct, so params.total is the Llama 3.3 70B entry's 70.6B. Sizes:
+# mradermacher's static quants (file listing), unsloth's two Q8_0 parts at a pinned revision.
+R1L70_TREE = HF + "mradermacher/DeepSeek-R1-Distill-Llama-70B-GGUF/tree/main"
+UR1L70_Q8 = HF + "unsloth/DeepSeek-R1-Distill-Llama-70B-GGUF/tree/475560cd5d7127b481560c0ccb9c9f13c8ab0906/DeepSeek-R1-Distill-Llama-70B-Q8_0"
+M.append(dense("deepseek-r1-distill-llama-70b", "DeepSeek-R1-Distill-Llama-70B", "llama",
+    [HF + "deepseek-ai/DeepSeek-R1-Distill-Llama-70B/blob/main/config.json",
+     HF + "casperhansen/deepseek-r1-distill-llama-70b-awq/blob/main/config.json",
+     "https://github.com/deepseek-ai/DeepSeek-R1/blob/main/README.md", R1L70_TREE, UR1L70_Q8],
+    131072, 128256, 8192, 80, 28672, 64, 8, 128, 70_600_000_000,
+    hf_tree(R1L70_TREE, "DeepSeek-R1-Distill-Llama-70B.{}.gguf",
+            [("Q4_K_M", "42.5 GB"), ("Q3_K_M", "34.3 GB"), ("Q4_K_S", "40.3 GB"), ("Q5_K_M", "49.9 GB")])
+    + [hf_parts("Q8_0", ["39.8 GB", "35.2 GB"], UR1L70_Q8)]))
+
+
 self_check(M)
 
 doc = {"schema": "headroom.catalog/1",
