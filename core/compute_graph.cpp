@@ -170,12 +170,6 @@ Id Graph::unary(Op o, Id a, std::initializer_list<Id> extra) {
     return id;
 }
 
-Id Graph::mulMat(Id w, Id x) {
-    const Tensor& tw = t_[w];
-    const Tensor& tx = t_[x];
-    return op(Op::MulMat, Elem::F32, {tw.ne[1], tx.ne[1], tx.ne[2], tx.ne[3]}, {w, x});
-}
-
 Id Graph::getRows(Id a, Id rows) {
     const Tensor& tr = t_[rows];
     return op(Op::GetRows, Elem::F32, {t_[a].ne[0], tr.ne[0], tr.ne[1], tr.ne[2]}, {a, rows});

@@ -139,7 +139,6 @@ public:
     // ggml_dup_tensor-shaped results: same shape as a, contiguous.
     Id unary(Op op, Id a, std::initializer_list<Id> extra = {});
 
-    Id mulMat(Id w, Id x);     // [w.ne1, x.ne1, x.ne2, x.ne3]
     Id getRows(Id a, Id rows); // [a.ne0, rows.ne0, rows.ne1, rows.ne2] f32
     Id add(Id a, Id b) { return unary(Op::Add, a, {b}); }
     Id mul(Id a, Id b) { return unary(Op::Mul, a, {b}); }

@@ -172,18 +172,6 @@ const char* kvRestoreClassName(KvRestoreClass c) {
     return "?";
 }
 
-const char* kvSpillBlockerName(KvSpillBlocker b) {
-    switch (b) {
-    case KvSpillBlocker::None:
-        return "none";
-    case KvSpillBlocker::ContextBelowMinimum:
-        return "context-below-minimum";
-    case KvSpillBlocker::RestoreTooSlow:
-        return "restore-too-slow";
-    }
-    return "?";
-}
-
 const char* speedClassName(SpeedClass c) {
     switch (c) {
     case SpeedClass::Pleasant:

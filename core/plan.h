@@ -172,7 +172,6 @@ enum class KvSpillBlocker { None, ContextBelowMinimum, RestoreTooSlow };
 const char* kvSpillModeName(KvSpillMode m);
 const char* kvSpillTierName(KvSpillTier t);
 const char* kvRestoreClassName(KvRestoreClass c);
-const char* kvSpillBlockerName(KvSpillBlocker b);
 
 struct KvSpillPlan {
     KvSpillMode mode = KvSpillMode::NotApplicable;

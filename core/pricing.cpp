@@ -448,13 +448,6 @@ Bytes ContextPrice::stateTotal() const {
     return t;
 }
 
-Bytes ContextPrice::weightsTotal() const {
-    Bytes t = satAdd(satAdd(token_embd, output_weights), other_weights);
-    for (const auto& l : layers)
-        t = satAdd(t, l.weights);
-    return t;
-}
-
 Bytes kvBytesPerToken(const ContextPrice& price) {
     const Bytes ctx = std::max<Bytes>(1, price.geometry.n_ctx);
     return std::max<Bytes>(1, ceilDiv(price.kvTotal(), ctx));

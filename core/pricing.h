@@ -176,7 +176,6 @@ struct ContextPrice {
     Bytes masksInPeak(bool holds_layers, bool holds_output) const;
     Bytes kvTotal() const;
     Bytes stateTotal() const;
-    Bytes weightsTotal() const;
 };
 
 // GGML_SCHED_MAX_COPIES (llama.cpp v0.5.0 ggml/src/ggml-backend.cpp, default 4): how many copies

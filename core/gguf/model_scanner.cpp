@@ -341,22 +341,6 @@ private:
 
 } // namespace
 
-const char* modelSourceName(ModelSource s) {
-    switch (s) {
-    case ModelSource::LlamaCppCache:
-        return "llama.cpp";
-    case ModelSource::HuggingFace:
-        return "huggingface";
-    case ModelSource::LmStudio:
-        return "lmstudio";
-    case ModelSource::Ollama:
-        return "ollama";
-    case ModelSource::UserFolder:
-        return "folder";
-    }
-    return "folder";
-}
-
 ModelScanOptions ModelScanOptions::fromEnvironment() {
     ModelScanOptions o;
     if (const char* h = std::getenv("HOME")) o.home = h;

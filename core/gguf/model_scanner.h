@@ -36,8 +36,6 @@ struct ModelScanOptions {
 };
 
 enum class ModelSource { LlamaCppCache, HuggingFace, LmStudio, Ollama, UserFolder };
-const char*
-modelSourceName(ModelSource s); // "llama.cpp", "huggingface", "lmstudio", "ollama", "folder"
 
 // One root the scanner looks at, after the environment is applied.
 struct ModelScanRoot {

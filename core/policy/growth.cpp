@@ -7,18 +7,6 @@
 
 namespace headroom::policy {
 
-const char* growthActionName(GrowthAction a) {
-    switch (a) {
-    case GrowthAction::Grow:
-        return "grow";
-    case GrowthAction::Hold:
-        return "hold";
-    case GrowthAction::CompressDefault:
-        return "compress-default";
-    }
-    return "?";
-}
-
 Result<GrowthDecision> growthDecision(const GrowthInput& in) {
     if (!in.need_at)
         return makeError(ErrorCode::InvalidArgument,
