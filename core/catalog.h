@@ -6,59 +6,17 @@
 //
 //   { "schema": "headroom.catalog/1", "models": [ ENTRY, ... ] }
 //
-// ENTRY (unknown keys are an error, so a typo never silently prices a model wrong):
-//   id            string, [a-z0-9._-]+, unique       "llama-3.1-8b-instruct"
-//   name          string                              display name
-//   architecture  string                              GGUF general.architecture ("llama",
-//   "qwen3moe") sources       [string, ...] (≥ 1)                 config.json / model card / GGUF
-//   listing URLs n_ctx_train   integer                             trained context (GGUF
-//   <arch>.context_length) n_vocab       integer n_embd        integer n_layer integer 1..1000 GGUF
-//   block_count, MTP (nextn) blocks included n_ff          integer | [integer × n_layer] dense FFN
-//   width (0 on a layer without one) tied_embeddings  bool (false)                     output head
-//   reuses token_embd ffn_gated     bool (true)                         gate+up+down (3 matrices)
-//   vs up+down (2) attention {
-//     n_head      integer | [× n_layer]
-//     n_head_kv   integer | [× n_layer]               0 on a layer = no KV of its own
-//     head_dim_k, head_dim_v   integer                per-head K/V width of full-attention layers
-//     sliding_window  integer (0)                     SWA window in tokens
-//     swa { period, full_at: "end"|"start" } | { layers: [index, ...] } | { all: true }
-//                                                     llama_hparams::set_swa_pattern(period,
-//                                                     dense_first = full_at == "start")
-//     swa_head_dim_k, swa_head_dim_v, swa_n_head_kv   SWA-layer dims (default: the full ones)
-//     kv_lora_rank, rope_dim   integer                MLA: cache row = kv_lora_rank + rope_dim, no
-//     V q_lora_rank  integer (0)                        MLA query compression (parameter count
-//     only) n_layer_kv_from_start  integer                  llama_hparams::n_layer_kv_from_start:
-//     layers at
-//                                                     or past it reuse earlier KV (Gemma 3n)
-//   }
-//   recurrent {                                       optional; SSM / linear-attention layers
-//     period, full_at | layers: [index, ...] | all: true   which layers are recurrent
-//     n_embd_r, n_embd_s   integer                    llama_hparams::n_embd_r() / n_embd_s() per
-//                                                     sequence (conv/shift state, SSM/WKV state)
-//     mixer_params  integer                           parameters of one recurrent mixer block
-//   }
-//   moe {                                             optional
-//     n_expert, n_expert_used, n_expert_shared (0), n_ff_exp, n_ff_shexp (default n_ff_exp),
-//     dense_lead (0)                                  leading dense blocks (first_k_dense_replace)
-//   }
-//   nextn_layers  integer (0)                         trailing MTP blocks (nextn_predict_layers)
-//   yarn { factor, original_context, source }        optional; YaRN the model card documents
-//                                                     (--rope-scaling yarn --rope-scale F
-//                                                     --yarn-orig-ctx N reaches F × N tokens)
-//   params { total, active }                          parameter counts (active = total if dense)
-//   mmproj { file_bytes, source, name }               vision projector, when the model has one
-//   default_quant string                              quant picked by shape(id) (else Q4_K_M, else
-//                                                     the first listed)
-//   quants [ { name, file_bytes, source, file_bytes_precision (0),
-//              groups { token_embd, output, attn, ffn, experts, other } } ]
-//     file_bytes: every GGUF part of that quant together, as the cited repo lists it;
-//     file_bytes_precision: 0 when exact bytes, else the rounding of the cited listing (a card
-//     printing "18.63GB" is ±5 000 000 bytes); groups: optional per-tensor-group bytes.
+// Each ENTRY gives a model's id, name, GGUF architecture, sources, trained context, vocabulary,
+// widths, layer count, attention (heads, KV heads, head dims, sliding window and its pattern,
+// MLA ranks), optional recurrent, moe, nextn_layers and yarn blocks, parameter counts, an
+// optional projector and its quants (file bytes with their precision and source). The table of
+// every key, its type and default is docs/catalog.md ("Document"); unknown keys are an error, so
+// a typo never silently prices a model wrong.
 //
 // Weight split (an estimate; the total is real; core/arch/shape_from_catalog.cpp): without
 // `groups`, a quant's file_bytes minus catalogHeaderEstimate() is distributed over token_embd /
 // output / each block's attention, FFN and routed experts in proportion to their parameter counts
-// computed from the dims above. So ModelShape::weightBytes() == file_bytes − header estimate − MTP
+// computed from the entry's dims. So ModelShape::weightBytes() == file_bytes − header estimate − MTP
 // block bytes (skipped by llama.cpp unless MTP is on) + the output duplicate of a tied embedding
 // (llama.cpp loads token_embd a second time as the output head: TENSOR_DUPLICATED in
 // llama-model.cpp).
