@@ -286,6 +286,21 @@ struct Decision {
     std::vector<std::string> reasons;
 };
 
+// What the growth policy (policy/growth.h, Hermes growth_decision) would do for the launch
+// window once a running session fills 85 % of it with the server idle: those session-side gates
+// are facts of a live session, not of a plan, so they are taken as met; the speed gate uses the
+// rung's estimated decode and the re-fit prices the next window from the plan's rungs.
+struct SessionGrowth {
+    std::string action;                       // "grow" | "hold" | "compress-default"
+    std::uint32_t window = 0;                 // the launch window (-c)
+    std::optional<std::uint32_t> next_window; // set when it grows
+    std::string reason;
+    std::uint64_t occupancy_tokens = 0; // 85 % of the window: when the session asks for more
+    double decode_tok_s = 0;            // the estimate the speed gate read
+    Bytes needed_bytes = 0;             // the re-fit: the next window's total
+    SignedBytes available_bytes = 0;    // against the capacity budget's VRAM + RAM
+};
+
 struct Plan {
     ModelShape model;
     HardwareSnapshot hardware;
@@ -300,7 +315,8 @@ struct Plan {
     // The launch of the decision (nullopt when it is refused); launchFor() gives any other
     // non-refused rung's. llamaServerArgs(*launch) is the argv without program and model path.
     std::optional<LaunchConfig> launch;
-    std::vector<std::string> notes; // estimates and caveats
+    std::optional<SessionGrowth> growth; // of the launch window; nullopt when it is refused
+    std::vector<std::string> notes;      // estimates and caveats
     // How the whole-graph compute buffer is priced: replayed from the architecture's graph
     // skeleton (compute_skeleton.h), or the closed-form estimate with compute_margin_pct added
     // (kComputeEstimateMarginPct, pricing.h).

@@ -337,6 +337,19 @@ json rpcServersToJson(const Plan& plan) {
     return out;
 }
 
+// The growth policy's decision for the launch window (Plan::growth), null when it is refused.
+json growthToJson(const std::optional<SessionGrowth>& g) {
+    if (!g) return nullptr;
+    return {{"action", g->action},
+            {"window", g->window},
+            {"next_window", g->next_window ? json(*g->next_window) : json(nullptr)},
+            {"reason", g->reason},
+            {"occupancy_tokens", g->occupancy_tokens},
+            {"decode_tok_s", g->decode_tok_s},
+            {"needed_bytes", g->needed_bytes},
+            {"available_bytes", g->available_bytes}};
+}
+
 json planToJson(const Plan& plan) {
     json rungs = json::array();
     for (const auto& r : plan.rungs)
@@ -371,6 +384,7 @@ json planToJson(const Plan& plan) {
                plan.launch ? llamaServerArgs(*plan.launch) : std::vector<std::string>{}},
               {"config", plan.launch ? launchConfigToJson(*plan.launch) : json(nullptr)},
               {"rpc_servers", rpcServersToJson(plan)}}},
+            {"growth", growthToJson(plan.growth)},
             {"notes", plan.notes}};
 }
 

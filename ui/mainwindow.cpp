@@ -15,7 +15,6 @@
 #include "core/catalog.h"
 #include "core/launch/llama_defaults.h"
 #include "core/launch/llama_version.h"
-#include "core/policy/growth.h"
 #include "core/policy/speed.h"
 
 #include <QAction>
@@ -98,51 +97,27 @@ PlanOptions optionsFromMap(const QVariantMap& m) {
     return o;
 }
 
-// What the growth policy would do for the launch window of `plan`: the next rung a running
-// session grows to and the gates it must pass on the way (policy/growth.h, Hermes
-// growth_decision). The session-side gates (85 % occupancy, idle) are assumed met — they are
-// facts of a live session, not of a plan — and the speed gate uses the rung's estimated decode
-// speed; the native cap and the re-fit of the next rung are checked for real.
-QString growthText(const Plan& plan, const PlanController& controller) {
-    if (plan.decision.refused || plan.decision.rung_index < 0) return {};
-    const Rung& r = plan.rungs[size_t(plan.decision.rung_index)];
-    policy::GrowthInput in;
-    in.current_window = r.requested_context;
-    in.session_tokens = std::uint64_t(r.requested_context * policy::kGrowthOccupancy);
-    in.occupancy_confirmed = true;
-    in.idle = true;
-    in.n_ctx_train = plan.model.n_ctx_train;
-    in.decode_tok_s = r.speed.decode_tok_s;
-    in.usable_vram = plan.budget.vramUsable();
-    in.ram_available = plan.budget.ram_usable;
-    in.need_at = [&plan, &controller](std::uint32_t window) -> Bytes {
-        // The plan already priced the ladder; a window off it is priced by the planner.
-        for (const Rung& x : plan.rungs)
-            if (x.requested_context == window) return x.totals.total();
-        PlanOptions o = plan.options;
-        o.context = window;
-        if (auto p = controller.planWith(o); p && !p->rungs.empty())
-            for (const Rung& x : p->rungs)
-                if (x.requested_context == window) return x.totals.total();
-        return std::numeric_limits<Bytes>::max();
-    };
-    auto d = policy::growthDecision(in);
-    if (!d) return {};
+// What the growth policy would do for the launch window of `plan` (Plan::growth, the same
+// decision the CLI prints): the next rung a running session grows to and the gates it must pass
+// on the way.
+QString growthText(const Plan& plan) {
+    if (!plan.growth) return {};
+    const SessionGrowth& g = *plan.growth;
     const QString gates =
         QObject::tr("gates: the session fills 85 % of %1 (%2 tokens), the server is idle, %1 is "
                     "below the trained %3, decode stays ≥ %4 tok/s (estimate %5)")
-            .arg(tokensText(r.requested_context))
-            .arg(std::uint64_t(std::ceil(r.requested_context * policy::kGrowthOccupancy)))
+            .arg(tokensText(g.window))
+            .arg(g.occupancy_tokens)
             .arg(tokensText(plan.model.n_ctx_train))
             .arg(policy::kFloorTokS, 0, 'f', 0)
-            .arg(r.speed.decode_tok_s, 0, 'f', 1);
-    if (d->action == policy::GrowthAction::Grow && d->next_window)
+            .arg(g.decode_tok_s, 0, 'f', 1);
+    if (g.next_window)
         return QObject::tr("Growth: a running session would grow to %1 (%2; the re-fit passes: "
                            "needs %3 of %4).")
-            .arg(tokensText(*d->next_window), gates, bytesText(d->needed_bytes),
-                 signedBytesText(d->available_bytes));
+            .arg(tokensText(*g.next_window), gates, bytesText(g.needed_bytes),
+                 signedBytesText(g.available_bytes));
     return QObject::tr("Growth: the session stays at %1 — %2.")
-        .arg(tokensText(r.requested_context), qs(d->reason));
+        .arg(tokensText(g.window), qs(g.reason));
 }
 
 std::vector<ModelShape> catalogShapes(const Catalog& catalog) {
@@ -570,7 +545,7 @@ void MainWindow::onPlan(const Plan& plan) {
         off.mtp = MtpMode::Off;
         if (auto p = m_controller->planWith(off)) withoutMtp = std::move(*p);
     }
-    m_why->setPlan(plan, withoutMtp ? &*withoutMtp : nullptr, growthText(plan, *m_controller));
+    m_why->setPlan(plan, withoutMtp ? &*withoutMtp : nullptr, growthText(plan));
     m_export->setPlan(plan);
     m_verify->setPlan(plan);
     setWindowTitle(

@@ -158,6 +158,22 @@ void writeSpeculation(std::ostringstream& out, const SpeculativeSpeed& s) {
     out << buf << s.basis << "\n";
 }
 
+// What a running session would do at the launch window (Plan::growth): grow a rung once it
+// fills 85 % of it, or stay and why.
+void writeGrowth(std::ostringstream& out, const Plan& plan) {
+    if (!plan.growth) return;
+    const SessionGrowth& g = *plan.growth;
+    if (g.next_window) {
+        out << "Growth: at " << g.occupancy_tokens << " tokens (85 % of " << formatTokens(g.window)
+            << ") an idle server would grow to " << formatTokens(*g.next_window)
+            << " (the re-fit needs " << formatBytes(g.needed_bytes) << " of "
+            << formatSignedBytes(g.available_bytes) << ")\n";
+        return;
+    }
+    out << "Growth: the session stays at " << formatTokens(g.window) << " (" << g.action
+        << "): " << g.reason << "\n";
+}
+
 // Why each refused rung is refused (every blocking reason, the terms, the re-planned remedies),
 // and what would make a spilled one resident.
 void writeWhy(std::ostringstream& out, const Plan& plan) {
@@ -281,6 +297,7 @@ std::string formatPlanTable(const Plan& plan) {
     }
     for (const auto& why : d.reasons)
         out << "  - " << why << "\n";
+    writeGrowth(out, plan);
     if (!plan.launch && !plan.hardware.rpc_hosts.empty()) {
         // Every rung refused: no llama-server line, but the servers each host must run do not
         // depend on the fit (host, port, devices, cache), so the user can still start them and

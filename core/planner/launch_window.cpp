@@ -671,6 +671,7 @@ Result<Plan> makePlan(const ModelShape& model, const HardwareSnapshot& hw,
         auto launch = launchFor(plan, decision.rung_index);
         if (launch) plan.launch = *launch;
     }
+    plan.growth = detail::sessionGrowth(plan);
     return plan;
 }
 

@@ -178,6 +178,9 @@ PlanOptions draftPlanOptions(const PlanOptions& target);
 DraftUse priceDraft(const ModelShape& draft, const ResolvedOptions& opt, const MemoryBudget& budget,
                     std::uint32_t target_n_ctx);
 void bookDraft(Assignment& a, const ContextPrice& price);
+
+// The growth decision of the plan's launch window (session_growth.cpp); nullopt when refused.
+std::optional<SessionGrowth> sessionGrowth(const Plan& plan);
 Result<bool> validateDraft(const ModelShape& target, const PlanOptions& o);
 
 } // namespace headroom::detail

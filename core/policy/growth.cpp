@@ -7,6 +7,18 @@
 
 namespace headroom::policy {
 
+const char* growthActionName(GrowthAction a) {
+    switch (a) {
+    case GrowthAction::Grow:
+        return "grow";
+    case GrowthAction::Hold:
+        return "hold";
+    case GrowthAction::CompressDefault:
+        return "compress-default";
+    }
+    return "hold";
+}
+
 Result<GrowthDecision> growthDecision(const GrowthInput& in) {
     if (!in.need_at)
         return makeError(ErrorCode::InvalidArgument,

@@ -18,6 +18,7 @@ namespace headroom::policy {
 inline constexpr double kGrowthOccupancy = 0.85;
 
 enum class GrowthAction { Grow, Hold, CompressDefault };
+const char* growthActionName(GrowthAction a); // "grow" | "hold" | "compress-default"
 
 struct GrowthInput {
     std::uint64_t session_tokens = 0;

@@ -373,6 +373,10 @@ private slots:
                 x <= spec.at("speedup").at("high").get<double>());
         QVERIFY2(table.out.contains("Speculative decoding (qwen3-0.6b, up to 3 drafted per step)"),
                  table.out.constData());
+        // The launch window's growth decision, in the table's words and in the JSON.
+        QVERIFY2(table.out.contains("Growth: "), table.out.constData());
+        QVERIFY(j.at("growth").is_object());
+        QCOMPARE(j.at("growth").at("window").get<int>(), 16384);
         // A plan without a drafter says nothing of it.
         const auto plain = runCli(QStringList{"plan", "--model", "qwen3-32b", "--preset",
                                               "rtx-4090", "-c", "16K", "--json"});

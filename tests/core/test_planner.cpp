@@ -321,6 +321,40 @@ private slots:
         QVERIFY(!p.launch->n_ubatch.has_value());
     }
 
+    // The plan carries the growth decision of its launch window, which the CLI, the JSON and the
+    // window all show: below the trained context a session grows to the next rung the plan
+    // priced, re-fitted with that rung's total against VRAM + RAM; at the trained context it
+    // stays (compress-default); a refused plan has no decision.
+    void thePlanCarriesItsLaunchWindowsGrowth() {
+        PlanOptions o;
+        o.context = 8192;
+        const Plan p = planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false), o);
+        QVERIFY(p.growth.has_value());
+        QCOMPARE(p.growth->action, std::string("grow"));
+        QCOMPARE(p.growth->window, 8192u);
+        // 85 % of 8192 = 6963.2, so the session asks at 6964 tokens.
+        QCOMPARE(p.growth->occupancy_tokens, std::uint64_t{6964});
+        QVERIFY(p.growth->next_window && *p.growth->next_window > 8192u);
+        const auto next = std::find_if(p.rungs.begin(), p.rungs.end(), [&](const Rung& r) {
+            return r.requested_context == *p.growth->next_window;
+        });
+        QVERIFY(next != p.rungs.end());
+        QCOMPARE(p.growth->needed_bytes, next->totals.total());
+        QCOMPARE(p.growth->available_bytes, p.budget.vramUsable() + p.budget.ram_usable);
+
+        o.context = 0; // the trained context
+        const Plan native =
+            planOrFail(llama8bLike(), snapshotFromSizes({24 * GiB}, 64 * GiB, false), o);
+        QVERIFY(native.growth.has_value());
+        QCOMPARE(native.growth->action, std::string("compress-default"));
+        QVERIFY(!native.growth->next_window);
+
+        const Plan refused =
+            planOrFail(llama8bLike(), snapshotFromSizes({1 * GiB}, 2 * GiB, false));
+        QVERIFY(refused.decision.refused);
+        QVERIFY(!refused.growth.has_value());
+    }
+
     void quantizedVCacheWithoutFlashAttentionIsABadArgument() {
         PlanOptions o;
         o.cache_type_v = GgmlType::Q8_0;
