@@ -10,6 +10,14 @@ Bytes Terms::total() const {
     return t;
 }
 
+const Rung* launchedRung(const Plan& p) {
+    if (p.decision.refused || p.decision.rung_index < 0 ||
+        static_cast<size_t>(p.decision.rung_index) >= p.rungs.size())
+        return nullptr;
+    const Rung& r = p.rungs[static_cast<size_t>(p.decision.rung_index)];
+    return r.verdict == Verdict::Refused ? nullptr : &r;
+}
+
 Bytes DraftUse::total() const {
     Bytes t = host.total();
     for (const Terms& d : devices)

@@ -324,4 +324,7 @@ struct Plan {
     std::uint32_t compute_margin_pct = 0;
 };
 
+// The rung a plan launches (its decision's, when that is not refused), or nullptr.
+const Rung* launchedRung(const Plan& p);
+
 } // namespace headroom

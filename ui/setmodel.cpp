@@ -4,18 +4,6 @@
 
 namespace headroom::ui {
 
-namespace {
-
-// The rung a member launches with (nullptr when it has none): what the set sums.
-const Rung* launched(const Plan& p) {
-    if (p.decision.refused || p.decision.rung_index < 0 ||
-        p.decision.rung_index >= int(p.rungs.size()))
-        return nullptr;
-    return &p.rungs[size_t(p.decision.rung_index)];
-}
-
-} // namespace
-
 void SetMemoryModel::setSet(const ModelSet& set) {
     beginResetModel();
     m_set = set;
@@ -55,7 +43,7 @@ SignedBytes SetMemoryModel::cellBytes(int row, int column) const {
     const SetUse& p = pool(row);
     if (column == usableColumn()) return p.usable;
     if (column == freeColumn()) return std::max<SignedBytes>(0, p.usable - toSigned(p.bytes));
-    const Rung* r = launched(m_set.plans[size_t(column)]);
+    const Rung* r = launchedRung(m_set.plans[size_t(column)]);
     if (!r) return 0;
     const bool host = row >= int(m_set.devices.size());
     if (host) return toSigned(r->host_bytes);
@@ -81,7 +69,7 @@ QVariant SetMemoryModel::data(const QModelIndex& index, int role) const {
             return tr("%1: %2 of %3 used by the set, %4 free")
                 .arg(poolName(row), bytesText(p.bytes), signedBytesText(p.usable),
                      bytesText(Bytes(b)));
-        const Rung* r = launched(m_set.plans[size_t(col)]);
+        const Rung* r = launchedRung(m_set.plans[size_t(col)]);
         if (!r) return tr("%1 has no launch beside the others").arg(memberName(col));
         return tr("%1 at -c %2 (%3): %4 on %5")
             .arg(memberName(col))

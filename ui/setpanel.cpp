@@ -28,11 +28,12 @@ QString setSummaryText(const ModelSet& set) {
     for (size_t k = 0; k < set.plans.size(); ++k) {
         const Plan& p = set.plans[k];
         out += QStringLiteral("\n%1. %2: ").arg(k + 1).arg(nameOf(p.model));
-        if (p.decision.refused || p.decision.rung_index < 0) {
+        const Rung* launched = launchedRung(p);
+        if (!launched) {
             out += QObject::tr("no launch beside the ones before it");
             continue;
         }
-        const Rung& r = p.rungs[size_t(p.decision.rung_index)];
+        const Rung& r = *launched;
         Bytes gpu = 0;
         for (const DeviceUse& d : r.devices)
             gpu += d.bytes;
@@ -206,14 +207,14 @@ void SetPanel::showResult(const Result<ModelSet>& result) {
         m_chart->setSummary(setSummaryText(*result));
         for (int k = 0; k < m_list->count() && k < int(result->plans.size()); ++k) {
             const Plan& p = result->plans[size_t(k)];
-            if (p.decision.refused || p.decision.rung_index < 0) {
+            const Rung* r = launchedRung(p);
+            if (!r) {
                 m_list->item(k)->setText(tr("%1 — does not fit").arg(nameOf(p.model)));
                 continue;
             }
-            const Rung& r = p.rungs[size_t(p.decision.rung_index)];
             m_list->item(k)->setText(tr("%1 — %2, %3")
-                                         .arg(nameOf(p.model), tokensText(r.requested_context),
-                                              QString::fromLatin1(verdictName(r.verdict))));
+                                         .arg(nameOf(p.model), tokensText(r->requested_context),
+                                              QString::fromLatin1(verdictName(r->verdict))));
         }
     }
     Q_EMIT setShown();

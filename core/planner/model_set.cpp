@@ -22,15 +22,6 @@ std::vector<std::uint32_t> setContexts(std::uint64_t longest) {
     return c;
 }
 
-// The rung a plan launches, or nullptr when it is refused.
-const Rung* launched(const Plan& p) {
-    if (p.decision.refused || p.decision.rung_index < 0 ||
-        static_cast<size_t>(p.decision.rung_index) >= p.rungs.size())
-        return nullptr;
-    const Rung& r = p.rungs[static_cast<size_t>(p.decision.rung_index)];
-    return r.verdict == Verdict::Refused ? nullptr : &r;
-}
-
 // Every member planned at `contexts` (0 = the member's own -c), each beside the ones before it.
 // With `stop_at_refusal` the walk ends at the first member without a launch (a search only needs
 // to know that one did not run).
@@ -69,7 +60,7 @@ Result<Trial> trial(const std::vector<SetMember>& members, const HardwareSnapsho
         o.beside_host_bytes = satAdd(o.beside_host_bytes, host);
         auto p = makePlan(members[k].model, hw, o);
         if (!p) return p.error();
-        const Rung* r = launched(*p);
+        const Rung* r = launchedRung(*p);
         t.plans.push_back(std::move(*p));
         if (!r) {
             t.runs = t.resident = false;
@@ -180,7 +171,7 @@ void sumSet(ModelSet& set) {
         set.devices.push_back({d.name, 0, d.usable});
     set.host = {"RAM", 0, machine.ram_usable};
     for (const Plan& p : set.plans) {
-        const Rung* r = launched(p);
+        const Rung* r = launchedRung(p);
         if (!r) continue;
         for (size_t d = 0; d < r->devices.size() && d < set.devices.size(); ++d)
             set.devices[d].bytes = satAdd(set.devices[d].bytes, r->devices[d].bytes);

@@ -11,10 +11,9 @@
 namespace headroom::detail {
 
 std::optional<SessionGrowth> sessionGrowth(const Plan& plan) {
-    if (plan.decision.refused || plan.decision.rung_index < 0 ||
-        plan.decision.rung_index >= static_cast<int>(plan.rungs.size()))
-        return std::nullopt;
-    const Rung& r = plan.rungs[static_cast<size_t>(plan.decision.rung_index)];
+    const Rung* launched = launchedRung(plan);
+    if (!launched) return std::nullopt;
+    const Rung& r = *launched;
     policy::GrowthInput in;
     in.current_window = r.requested_context;
     in.session_tokens =

@@ -39,6 +39,19 @@ inline ModelShape denseShape(std::uint32_t n_layer, std::uint32_t n_head, std::u
 // Llama-3.1-8B's attention geometry (config.json: 32 layers, 32 heads, 8 KV heads, head_dim 128,
 // vocab 128256, 131072 context) with round weight sizes: 200 MiB per block, 500 MiB embeddings,
 // 500 MiB output.
+inline ModelShape llama8bLike();
+
+// llama8bLike with one nextn (MTP) block appended, of an architecture llama.cpp drafts with.
+inline ModelShape llama8bMtpLike() {
+    ModelShape m = llama8bLike();
+    LayerShape mtp = m.layers.back();
+    mtp.is_mtp = true;
+    m.layers.push_back(mtp);
+    m.n_mtp_layers = 1;
+    m.architecture = kMtpArchitecture;
+    return m;
+}
+
 inline ModelShape llama8bLike() {
     ModelShape m = denseShape(32, 32, 8, 128, 128256, 200 * MiB, 131072);
     m.id = "llama8b-like";

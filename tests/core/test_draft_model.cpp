@@ -16,8 +16,11 @@ using namespace headroom;
 
 namespace {
 
-const Rung& launchedRung(const Plan& p) {
-    return p.rungs.at(static_cast<size_t>(p.decision.rung_index));
+// The launched rung; these plans all launch.
+const Rung& launched(const Plan& p) {
+    const Rung* r = launchedRung(p);
+    if (!r) qFatal("the plan of %s launches nothing", p.model.id.c_str());
+    return *r;
 }
 
 } // namespace
@@ -65,13 +68,13 @@ private slots:
     // less the runtime the target's context already set up.
     void theDraftIsTheSmallModelPlannedAloneAtTheTargetsContext() {
         const Plan p = plan("qwen3-32b", withDraft("qwen3-0.6b", 16384));
-        const Rung& r = launchedRung(p);
+        const Rung& r = launched(p);
         QVERIFY(r.draft.has_value());
         QCOMPARE(r.draft->context, r.context);
         PlanOptions alone_o;
         alone_o.context = r.context;
         const Plan alone = plan("qwen3-0.6b", alone_o);
-        const Rung& a = launchedRung(alone);
+        const Rung& a = launched(alone);
         QCOMPARE(a.devices.size(), size_t(1));
         QCOMPARE(r.draft->gpu_layers, a.placement.gpu_layers); // 28 blocks + output = 29
         QCOMPARE(r.draft->gpu_layers, 29u);
@@ -105,8 +108,8 @@ private slots:
         // The plans outlive the rungs read from them.
         const Plan with_plan = plan("qwen3-32b", with);
         const Plan without_plan = plan("qwen3-32b", without);
-        const Rung& w = launchedRung(with_plan);
-        const Rung& o = launchedRung(without_plan);
+        const Rung& w = launched(with_plan);
+        const Rung& o = launched(without_plan);
         QCOMPARE(w.devices[0].terms.weights, o.devices[0].terms.weights);
         QCOMPARE(w.devices[0].terms.kv(), o.devices[0].terms.kv());
         QCOMPARE(w.host.weights, o.host.weights);
@@ -123,7 +126,7 @@ private slots:
         PlanOptions o = withDraft("qwen3-0.6b", 16384);
         o.draft->gpu_layers = GpuLayers::of(10);
         const Plan p = plan("qwen3-32b", o);
-        const Rung& r = launchedRung(p);
+        const Rung& r = launched(p);
         QCOMPARE(r.draft->gpu_layers, 10u);
         QVERIFY(r.draft->host.weights > 0);
         QVERIFY(r.draft->host.kv() > 0);
@@ -141,7 +144,7 @@ private slots:
         QVERIFY(p.launch.has_value());
         const LaunchConfig& c = *p.launch;
         QCOMPARE(c.draft_model, std::string("qwen3-0.6b.gguf"));
-        QCOMPARE(c.draft_gpu_layers, GpuLayers::of(launchedRung(p).draft->gpu_layers));
+        QCOMPARE(c.draft_gpu_layers, GpuLayers::of(launched(p).draft->gpu_layers));
         QCOMPARE(c.draft_cache_type_k, std::optional<GgmlType>(GgmlType::Q8_0));
         QCOMPARE(c.spec_draft_n_max, 3u);
         const auto argv = llamaServerArgs(c);
@@ -162,7 +165,7 @@ private slots:
     // about half the draft's KV.
     void theDraftsRemediesAreReplanned() {
         const Plan p = plan("qwen3-32b", withDraft("qwen3-0.6b", 8192));
-        const Rung& r = launchedRung(p);
+        const Rung& r = launched(p);
         QCOMPARE(r.verdict, Verdict::Spilled);
         const Remedy* drop = nullptr;
         const Remedy* q8 = nullptr;
@@ -175,7 +178,7 @@ private slots:
         QVERIFY(!drop->options.draft.has_value());
         auto after = makePlan(shape("qwen3-32b"), m_4090, drop->options);
         QVERIFY(after.has_value());
-        QCOMPARE(launchedRung(*after).verdict, Verdict::Resident);
+        QCOMPARE(launched(*after).verdict, Verdict::Resident);
         // The q8_0 draft cache, re-planned: q8_0 stores 34 bytes per 32 values against f16's
         // 64, so the draft's KV is 34/64 of what it was (each K and V row, 8 heads x 128 = 1024
         // values, is a whole number of blocks).
@@ -184,7 +187,7 @@ private slots:
         auto smaller = makePlan(shape("qwen3-32b"), m_4090, q8->options);
         QVERIFY(smaller.has_value());
         const Bytes kv = r.draft->devices[0].kv();
-        QCOMPARE(launchedRung(*smaller).draft->devices[0].kv(), kv / 64 * 34);
+        QCOMPARE(launched(*smaller).draft->devices[0].kv(), kv / 64 * 34);
     }
 
     // llama.cpp v0.5.0's --fit measures the draft on the same devices at every context it tries

@@ -12,8 +12,11 @@ using namespace headroom;
 
 namespace {
 
-const Rung& launchedRung(const Plan& p) {
-    return p.rungs.at(static_cast<size_t>(p.decision.rung_index));
+// The launched rung; these plans all launch.
+const Rung& launched(const Plan& p) {
+    const Rung* r = launchedRung(p);
+    if (!r) qFatal("the plan of %s launches nothing", p.model.id.c_str());
+    return *r;
 }
 
 } // namespace
@@ -64,8 +67,8 @@ private slots:
         QVERIFY2(set.has_value(), set ? "" : set.error().message.c_str());
         QVERIFY(set->fits);
         QCOMPARE(set->plans.size(), size_t(2));
-        const Rung& first = launchedRung(set->plans[0]);
-        const Rung& second = launchedRung(set->plans[1]);
+        const Rung& first = launched(set->plans[0]);
+        const Rung& second = launched(set->plans[1]);
         QCOMPARE(first.requested_context, 16384u);
         QCOMPARE(second.requested_context, 16384u);
         // The second member's card budget is the first's less what the first holds there.
@@ -81,7 +84,7 @@ private slots:
         o.context = 16384;
         auto alone = makePlan(set->plans[1].model, *hw, o);
         QVERIFY(alone.has_value());
-        QCOMPARE(launchedRung(*alone).verdict, Verdict::Resident);
+        QCOMPARE(launched(*alone).verdict, Verdict::Resident);
     }
 
     // Without -c the set chooses: every member resident together, and no member can take the
@@ -94,7 +97,7 @@ private slots:
         QVERIFY(set->resident);
         QVERIFY(!set->notes.empty());
         for (size_t k = 0; k < members.size(); ++k) {
-            const std::uint32_t ctx = launchedRung(set->plans[k]).requested_context;
+            const std::uint32_t ctx = launched(set->plans[k]).requested_context;
             const auto limit =
                 static_cast<std::uint32_t>(contextLimit(members[k].model, members[k].options));
             if (ctx >= limit) continue;
@@ -108,7 +111,7 @@ private slots:
                 }
             std::vector<SetMember> raised = members;
             for (size_t j = 0; j < members.size(); ++j)
-                raised[j].options.context = launchedRung(set->plans[j]).requested_context;
+                raised[j].options.context = launched(set->plans[j]).requested_context;
             raised[k].options.context = next;
             auto again = planModelSet(raised, hw);
             QVERIFY(again.has_value());

@@ -298,12 +298,7 @@ private slots:
     }
 
     void mtpModelsChooseLeanWhenStackedCostsWindowOrSpill() {
-        ModelShape m = llama8bLike();
-        LayerShape mtp = m.layers.back();
-        mtp.is_mtp = true;
-        m.layers.push_back(mtp);
-        m.n_mtp_layers = 1;
-        m.architecture = kMtpArchitecture;
+        const ModelShape m = llama8bMtpLike();
         const Plan p = planOrFail(m, snapshotFromSizes({24 * GiB}, 64 * GiB, false));
         QVERIFY(p.mtp);
         QCOMPARE(p.other_posture_rungs.size(), p.rungs.size());

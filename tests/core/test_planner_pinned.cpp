@@ -16,17 +16,6 @@ using namespace headroom::test;
 
 namespace {
 
-// llama8bLike with one nextn (MTP) block appended: an MTP-capable model.
-ModelShape mtpShape() {
-    ModelShape m = llama8bLike();
-    LayerShape mtp = m.layers.back();
-    mtp.is_mtp = true;
-    m.layers.push_back(mtp);
-    m.n_mtp_layers = 1;
-    m.architecture = kMtpArchitecture;
-    return m;
-}
-
 bool contains(const std::vector<std::string>& v, const std::vector<std::string>& seq) {
     return std::search(v.begin(), v.end(), seq.begin(), seq.end()) != v.end();
 }
@@ -260,7 +249,8 @@ private slots:
         PlanOptions o;
         o.n_ubatch = llama::kDefaultUbatch;
         o.ubatch_set = typed;
-        const Plan p = planOrFail(mtpShape(), snapshotFromSizes({80 * GiB}, 128 * GiB, false), o);
+        const Plan p =
+            planOrFail(llama8bMtpLike(), snapshotFromSizes({80 * GiB}, 128 * GiB, false), o);
         QVERIFY(p.mtp);
         const auto& stacked =
             p.decision.posture == Posture::Stacked ? p.rungs : p.other_posture_rungs;

@@ -279,12 +279,7 @@ private slots:
     }
 
     void anMtpHeadsRungCarriesItToo() {
-        ModelShape m = llama8bLike();
-        LayerShape mtp = m.layers.back();
-        mtp.is_mtp = true;
-        m.layers.push_back(mtp);
-        m.n_mtp_layers = 1;
-        m.architecture = kMtpArchitecture;
+        const ModelShape m = llama8bMtpLike();
         auto p = makePlan(m, snapshotFromSizes({24 * GiB}, 64 * GiB, false), PlanOptions{});
         QVERIFY(p.has_value() && p->mtp);
         const SpeculativeSpeed& sp =

@@ -31,15 +31,6 @@ using namespace headroom;
 using namespace headroom::ui;
 using namespace headroom::ui::test;
 
-namespace {
-
-const Rung* launched(const Plan& p) {
-    if (p.decision.refused || p.decision.rung_index < 0) return nullptr;
-    return &p.rungs[size_t(p.decision.rung_index)];
-}
-
-} // namespace
-
 class TestSetPanel : public QObject {
     Q_OBJECT
 
@@ -95,7 +86,7 @@ private Q_SLOTS:
             pools << qs(use.name);
             SignedBytes used = 0;
             for (int k = 0; k < 2; ++k) {
-                const Rung* rung = launched(want.plans[size_t(k)]);
+                const Rung* rung = launchedRung(want.plans[size_t(k)]);
                 QVERIFY(rung);
                 const Bytes b = host ? rung->host_bytes : rung->devices[size_t(r)].bytes;
                 QCOMPARE(m->cellBytes(r, k), toSigned(b));
@@ -123,8 +114,9 @@ private Q_SLOTS:
         const QString summary = panel.summaryText();
         QVERIFY2(summary.startsWith(QStringLiteral("The set fits together")), qPrintable(summary));
         for (const Plan& p : want.plans)
-            QVERIFY2(summary.contains(QStringLiteral("-c %1").arg(launched(p)->requested_context)),
-                     qPrintable(summary));
+            QVERIFY2(
+                summary.contains(QStringLiteral("-c %1").arg(launchedRung(p)->requested_context)),
+                qPrintable(summary));
     }
 
     // Two 70B models on a 12 GB card with 32 GB of RAM: the second has nowhere to go, and the
