@@ -18,6 +18,18 @@ using nlohmann::json;
 namespace {
 
 inline constexpr const char* kSchema = "headroom.catalog/1";
+inline constexpr unsigned kSchemaVersion = 1;
+
+// N of "headroom.catalog/N" (digits only, no leading zero); nullopt for any other string.
+std::optional<unsigned long> schemaVersion(const std::string& schema) {
+    const std::string prefix = "headroom.catalog/";
+    if (!schema.starts_with(prefix)) return std::nullopt;
+    const std::string n = schema.substr(prefix.size());
+    if (n.empty() || n.size() > 9 || n[0] == '0' ||
+        !std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return std::nullopt;
+    return std::stoul(n);
+}
 // Limits past which a number is malformed input, not a model. Not knobs: each is orders of
 // magnitude above any released model (largest today: ~130 layers, 256K vocab, 16K embd, 10M ctx).
 inline constexpr std::uint64_t kMaxLayers = 1000;
@@ -356,6 +368,15 @@ Result<CatalogLoad> loadImplUnguarded(const std::string& json_text, bool strict)
     const json& doc = *parsed;
     if (!doc.is_object()) return makeError(ErrorCode::ParseError, "catalog must be a JSON object");
     const auto schema = doc.find("schema");
+    if (schema != doc.end() && schema->is_string()) {
+        // A catalog written for a later Headroom may mean something this one cannot read
+        // (a new key, a changed unit): say so instead of a bare "must be".
+        if (const auto v = schemaVersion(schema->get<std::string>()); v && *v > kSchemaVersion)
+            return makeError(ErrorCode::Unsupported,
+                             "catalog schema \"" + schema->get<std::string>() +
+                                 "\" is newer than this Headroom reads (\"" + kSchema + "\")",
+                             "update Headroom to use this catalog");
+    }
     if (schema == doc.end() || !schema->is_string() || *schema != kSchema)
         return makeError(
             ErrorCode::Unsupported, std::string("catalog schema must be \"") + kSchema + "\"",

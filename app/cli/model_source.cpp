@@ -2,6 +2,7 @@
 #include "arch/gguf_siblings.h"
 #include "arch/shape_from_gguf.h"
 #include "catalog.h"
+#include "catalog_update.h"
 #include "gguf/gguf_reader.h"
 #include "model_open.h"
 #include "plan_args.h"
@@ -28,9 +29,9 @@ Result<ModelShape> resolveModel(const ModelFlags& f) {
         return makeError(ErrorCode::InvalidArgument, "no model given",
                          "give MODEL.gguf or --model ID (see 'headroom-cli catalog')");
     if (!f.model_id.empty()) {
-        auto catalog = loadBuiltinCatalog();
-        if (!catalog) return catalog.error();
-        return catalog->shape(f.model_id);
+        auto in_use = loadCatalogInUse();
+        if (!in_use) return in_use.error();
+        return in_use->catalog.shape(f.model_id);
     }
     const bool remote = remote::isRemoteModelRef(f.path);
     auto model = openModelHeader(f.path);

@@ -1,5 +1,6 @@
 #include "remote/remote_gguf.h"
 
+#include "text_file.h"
 #include "units.h"
 
 #include <curl/curl.h>
@@ -670,6 +671,7 @@ Result<std::vector<std::string>> pickHfFiles(const std::vector<std::string>& fil
         return s;
     };
     std::vector<const Candidate*> all;
+    all.reserve(cands.size());
     for (const auto& c : cands)
         all.push_back(&c);
     if (cands.empty())
@@ -678,6 +680,7 @@ Result<std::vector<std::string>> pickHfFiles(const std::vector<std::string>& fil
         auto parts = c.parts;
         std::sort(parts.begin(), parts.end());
         std::vector<std::string> out;
+        out.reserve(parts.size());
         for (auto& p : parts)
             out.push_back(p.second);
         return out;
@@ -711,6 +714,36 @@ Result<std::vector<std::string>> pickHfFiles(const std::vector<std::string>& fil
     return makeError(ErrorCode::InvalidArgument,
                      label + ": '" + quant + "' matches several files; name one of them",
                      "candidates: " + listing(m));
+}
+
+Result<std::string> fetchDocument(const std::string& url, std::uint64_t max_bytes,
+                                  const RemoteOptions& o) {
+    if (!url.starts_with("https://") && !url.starts_with("http://"))
+        return makeError(ErrorCode::InvalidArgument,
+                         "'" + url + "' is not an http:// or https:// address");
+    HttpRequest q;
+    q.url = url;
+    // One byte past the cap tells "exactly the cap" from "larger".
+    q.max_body = max_bytes + 1;
+    auto r = perform(q, o);
+    if (!r) return r.error();
+    if (r->status < 200 || r->status >= 300) {
+        Error e = httpStatusError(url, r->status, "GET");
+        e.code = ErrorCode::IoError;
+        return e;
+    }
+    if (r->capped || r->body.size() > max_bytes)
+        return makeError(ErrorCode::IoError, url + " is larger than " +
+                                                 std::to_string(max_bytes >> 20) +
+                                                 " MiB, the most this program reads of it");
+    return std::move(r->body);
+}
+
+Result<std::string> readDocument(const std::string& path_or_url, std::uint64_t max_bytes,
+                                 const RemoteOptions& o) {
+    if (path_or_url.starts_with("https://") || path_or_url.starts_with("http://"))
+        return fetchDocument(path_or_url, max_bytes, o);
+    return readRegularTextFile(path_or_url, static_cast<std::size_t>(max_bytes));
 }
 
 Result<GgufModel> openRemoteGgufModel(const std::string& ref, const RemoteOptions& o) {

@@ -57,6 +57,17 @@ bool isRemoteModelRef(std::string_view ref);
 // a malformed header.
 Result<GgufModel> openRemoteGgufModel(const std::string& ref, const RemoteOptions& options);
 
+// The whole body of a small document at an http(s):// URL (a catalog update), at most
+// `max_bytes`: a larger body is an error, never a truncated document. IoError naming the URL for
+// a transport failure, an HTTP error status or a body past the cap.
+Result<std::string> fetchDocument(const std::string& url, std::uint64_t max_bytes,
+                                  const RemoteOptions& options);
+
+// A document the user names by path or by http(s):// URL: readRegularTextFile() for a path
+// (regular files only), fetchDocument() for a URL; `max_bytes` caps both.
+Result<std::string> readDocument(const std::string& path_or_url, std::uint64_t max_bytes,
+                                 const RemoteOptions& options);
+
 // --- hf: resolution, exposed for tests -------------------------------------------------------
 struct HfRef {
     std::string owner, repo, quant; // quant "" when not given

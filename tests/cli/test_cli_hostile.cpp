@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
@@ -113,6 +114,22 @@ std::string describe(const Run& r) {
 void writeFile(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A valid one-model catalog update (the fields core/catalog.cpp requires).
+const char* kCatalogUpdate =
+    "{\"schema\": \"headroom.catalog/1\", \"models\": [{\"id\": \"tiny\", "
+    "  \"name\": \"Tiny\", \"architecture\": \"llama\", \"sources\": "
+    "[\"https://example.org/config.json\"], "
+    "  \"n_ctx_train\": 4096, \"n_vocab\": 1000, \"n_embd\": 64, \"n_layer\": 4, \"n_ff\": 256, "
+    "  \"attention\": {\"n_head\": 4, \"n_head_kv\": 2, \"head_dim_k\": 16, \"head_dim_v\": 16}, "
+    "  \"params\": {\"total\": 1000000}, \"quants\": [{\"name\": \"Q8_0\", \"file_bytes\": "
+    "10000000, "
+    "  \"source\": \"https://example.org/q8\"}]}]} ";
 
 // A machine every plan can use: 24 GiB GPU, 64 GiB RAM.
 const char* kProfile = R"({"schema": "headroom.hardware/1", "label": "test box",
@@ -412,6 +429,65 @@ private slots:
         const QString shown = expand({file}).front();
         QVERIFY2(r.err.contains(shown.toUtf8()), describe(r).c_str());
         QVERIFY2(r.err.contains(reason.toUtf8()), describe(r).c_str());
+    }
+
+    // ---- catalog --update: exit 3 naming the file, and the update in use is kept ---------------
+    void aHostileCatalogUpdateIsRefusedAndTheOldOneKept_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("FIFO") << "{fifo}"
+                              << "FIFO";
+        QTest::newRow("directory") << "{subdir}"
+                                   << "directory";
+        QTest::newRow("symlink to /dev/zero") << "{dir}/zero.json"
+                                              << "character device";
+        QTest::newRow("17 MiB file") << "{dir}/huge.json"
+                                     << "too large";
+        QTest::newRow("syntax error") << "{dir}/syntax.json"
+                                      << "not valid JSON";
+        QTest::newRow("a profile, not a catalog") << "{dir}/emptyram.json"
+                                                  << "schema";
+        QTest::newRow("nested 100000 deep") << "{dir}/deep.json"
+                                            << "nested";
+        QTest::newRow("empty file") << "{dir}/empty.json"
+                                    << "not valid JSON";
+        QTest::newRow("missing file") << "{dir}/nope.json"
+                                      << "No such file";
+    }
+    void aHostileCatalogUpdateIsRefusedAndTheOldOneKept() {
+        QFETCH(QString, file);
+        QFETCH(QString, reason);
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        QProcessEnvironment env = baseEnv();
+        env.insert("XDG_DATA_HOME", data.path());
+        // A good update first, one small model.
+        const std::string good = data.filePath("good.json").toStdString();
+        writeFile(good, kCatalogUpdate);
+        QCOMPARE(runCli({"catalog", "--update", QString::fromStdString(good)}, env).code, 0);
+        const std::string installed = data.filePath("headroom/catalog-update.json").toStdString();
+        const std::string before = readFile(installed);
+
+        const Run r = runCli(expand({"catalog", "--update", file}), env);
+        QVERIFY2(r.code == 3, describe(r).c_str());
+        QVERIFY2(r.err.contains(expand({file}).front().toUtf8()), describe(r).c_str());
+        QVERIFY2(r.err.contains(reason.toUtf8()), describe(r).c_str());
+        QCOMPARE(readFile(installed), before);
+    }
+    void aFifoWhereTheUpdateLivesIsAnErrorNeverAHang() {
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        QProcessEnvironment env = baseEnv();
+        env.insert("XDG_DATA_HOME", data.path());
+        QVERIFY(QDir().mkpath(data.filePath("headroom")));
+        const std::string at = data.filePath("headroom/catalog-update.json").toStdString();
+        QCOMPARE(::mkfifo(at.c_str(), 0600), 0);
+        const Run listed = runCli({"catalog", "--vram", "24GiB", "--ram", "64GiB"}, env);
+        QVERIFY2(listed.code == 3, describe(listed).c_str());
+        QVERIFY2(listed.err.contains("catalog --reset"), describe(listed).c_str());
+        const Run reset = runCli({"catalog", "--reset"}, env);
+        QVERIFY2(reset.code == 3, describe(reset).c_str());
+        QVERIFY(S_ISFIFO(modeOf(at)));
     }
 
     // ---- resource files ($HEADROOM_RESOURCES): exit 3 in every command that reads them --------

@@ -451,6 +451,43 @@ private slots:
             seen_non_resident = seen_non_resident || !resident;
         }
     }
+    void catalogUpdateAddsAModelEveryCommandPlansAndResetRemovesIt() {
+        // The user's round trip: install an update with one new model, plan it, go back.
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", data.path());
+        nlohmann::json e = nlohmann::json::parse(
+            "{\"id\": \"updated-tiny\", \"name\": \"Updated Tiny\", \"architecture\": "
+            "\"llama\", \"sources\": [\"https://example.org/config.json\"], \"n_ctx_train\": "
+            "4096, \"n_vocab\": 1000, \"n_embd\": 64, \"n_layer\": 4, \"n_ff\": 256, "
+            "\"attention\": {\"n_head\": 4, \"n_head_kv\": 2, \"head_dim_k\": 16, "
+            "\"head_dim_v\": 16}, \"params\": {\"total\": 1000000}, \"quants\": [{\"name\": "
+            "\"Q8_0\", \"file_bytes\": 10000000, \"source\": \"https://example.org/q8\"}]}");
+        const QString file = data.filePath("update.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(
+            nlohmann::json{{"schema", "headroom.catalog/1"}, {"models", {e}}}.dump()));
+        f.close();
+
+        const QStringList plan = QStringList{"plan", "--model", "updated-tiny"} + kMachine;
+        QCOMPARE(runCli(plan, env).code, 2); // not in the shipped catalog: a bad --model
+        const auto up = runCli({"catalog", "--update", file}, env);
+        QVERIFY2(up.code == 0, up.err.constData());
+        QVERIFY2(up.out.contains("1 new"), up.out.constData());
+        const auto planned = runCli(plan, env);
+        QVERIFY2(planned.code == 0, planned.err.constData());
+        const auto listed = runCli(QStringList{"catalog", "--json"} + kMachine, env);
+        QCOMPARE(listed.code, 0);
+        const auto j = nlohmann::json::parse(listed.out.toStdString());
+        QCOMPARE(j.at("catalog_update").at("added").get<int>(), 1);
+        QVERIFY(!j.at("ranking").get<std::string>().empty());
+
+        QCOMPARE(runCli({"catalog", "--reset"}, env).code, 0);
+        QCOMPARE(runCli(plan, env).code, 2);
+    }
+
     void pinnedPlacementIsPricedAndEchoedInTheLaunch() {
         // The issue's own question: Qwen3-30B-A3B on an RTX 4090 with -ngl 30 --n-cpu-moe 12.
         const auto r = runCli({"plan", "--model", "qwen3-30b-a3b", "--preset", "rtx-4090", "-ngl",
