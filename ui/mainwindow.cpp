@@ -13,15 +13,20 @@
 #include "whypanel.h"
 
 #include "core/catalog.h"
+#include "core/catalog_update.h"
 #include "core/launch/llama_defaults.h"
 #include "core/launch/llama_version.h"
 #include "core/policy/speed.h"
+#include "core/remote/remote_gguf.h"
+#include "core/text_file.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
@@ -36,6 +41,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -358,6 +364,25 @@ void MainWindow::buildMenus() {
     QAction* scan = file->addAction(tr("&Scan Folder…"), m_picker, &ModelPicker::promptScanFolder);
     scan->setObjectName(QStringLiteral("actionScanFolder"));
     scan->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QMenu* catalog = file->addMenu(tr("Catalo&g"));
+    catalog->setObjectName(QStringLiteral("catalogMenu"));
+    catalog
+        ->addAction(tr("Update from &File…"), this,
+                    [this] {
+                        updateCatalogFrom(
+                            QFileDialog::getOpenFileName(this, tr("Update the catalog"), {},
+                                                         tr("Catalog (*.json);;All files (*)")));
+                    })
+        ->setObjectName(QStringLiteral("actionUpdateCatalogFile"));
+    catalog
+        ->addAction(tr("Update from &URL…"), this,
+                    [this] {
+                        updateCatalogFrom(QInputDialog::getText(
+                            this, tr("Update the catalog"), tr("Catalog address (https://…):")));
+                    })
+        ->setObjectName(QStringLiteral("actionUpdateCatalogUrl"));
+    catalog->addAction(tr("&Restore Built-in Catalog"), this, &MainWindow::restoreBuiltinCatalog)
+        ->setObjectName(QStringLiteral("actionRestoreCatalog"));
     file->addSeparator();
     QAction* chart = file->addAction(tr("Save &Chart As…"), this, &MainWindow::saveChart);
     chart->setObjectName(QStringLiteral("actionSaveChart"));
@@ -388,17 +413,104 @@ void MainWindow::rebuildRecentMenu(const QStringList& files) {
 }
 
 void MainWindow::loadCatalog() {
-    auto catalog = loadBuiltinCatalog();
-    if (!catalog) {
-        showError(tr("The built-in catalog could not be read: %1. Open a GGUF file instead.")
-                      .arg(qs(catalog.error().message)));
+    auto in_use = loadCatalogInUse();
+    if (!in_use) {
+        const Error& e = in_use.error();
+        showError(
+            tr("The catalog could not be read: %1%2. Open a GGUF file instead.")
+                .arg(qs(e.message), e.details.empty() ? QString() : " (" + qs(e.details) + ")"));
         return;
     }
-    std::vector<ModelShape> shapes = catalogShapes(*catalog);
+    applyCatalog(in_use->catalog);
+}
+
+// The catalog's models replace the list's catalog rows; opened files stay, and so does the
+// selection when its model is still there.
+void MainWindow::applyCatalog(const Catalog& catalog) {
+    CatalogModel* cm = m_picker->catalogModel();
+    const QString selected = m_picker->selectedId();
+    std::vector<ModelShape> opened;
+    for (int row = 0; row < cm->rowCount(); ++row)
+        if (cm->modelAt(row).source != ShapeSource::Catalog) opened.push_back(cm->modelAt(row));
+    std::vector<ModelShape> shapes = catalogShapes(catalog);
+    m_draft_pool.clear();
     for (const ModelShape& m : shapes)
         if (m.id.find(':') == std::string::npos)
             m_draft_pool.push_back(std::make_shared<const ModelShape>(m));
-    m_picker->catalogModel()->setModels(std::move(shapes));
+    cm->setModels(std::move(shapes));
+    for (const ModelShape& m : opened)
+        cm->addModel(m);
+    if (!selected.isEmpty()) m_picker->selectModelId(selected);
+    m_fit_timer.start();
+}
+
+// File ▸ Catalog ▸ Update…: the document is read, checked whole and installed off the GUI
+// thread (a URL may take seconds); the list changes only once the new catalog loaded.
+void MainWindow::updateCatalogFrom(const QString& source) {
+    if (source.trimmed().isEmpty()) return;
+    statusBar()->showMessage(tr("Updating the catalog from %1…").arg(source));
+    struct Outcome {
+        QString error;
+        CatalogUpdateSummary summary;
+        std::optional<Catalog> catalog;
+    };
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, source] {
+        watcher->deleteLater();
+        const Outcome o = watcher->result();
+        if (!o.error.isEmpty()) {
+            showError(tr("The catalog was not updated: %1. The catalog in use is unchanged.")
+                          .arg(o.error));
+            return;
+        }
+        clearError();
+        applyCatalog(*o.catalog);
+        statusBar()->showMessage(
+            tr("Catalog updated from %1: %2 models (%3 new, %4 replacing built-in ones)")
+                .arg(source)
+                .arg(o.summary.models)
+                .arg(o.summary.added)
+                .arg(o.summary.replaced),
+            10000);
+    });
+    const std::string src = source.toStdString();
+    watcher->setFuture(QtConcurrent::run([src]() -> Outcome {
+        Outcome o;
+        auto full = [](const Error& e) {
+            return qs(e.details.empty() ? e.message : e.message + " (" + e.details + ")");
+        };
+        auto text =
+            remote::readDocument(src, kMaxTextFileBytes, remote::remoteOptionsFromEnvironment());
+        if (!text) return o.error = full(text.error()), o;
+        auto shipped = loadBuiltinCatalog();
+        if (!shipped) return o.error = full(shipped.error()), o;
+        auto installed = installCatalogUpdate(*text, src, *shipped);
+        if (!installed) return o.error = full(installed.error()), o;
+        auto in_use = loadCatalogInUse();
+        if (!in_use) return o.error = full(in_use.error()), o;
+        o.summary = *installed;
+        o.catalog = std::move(in_use->catalog);
+        return o;
+    }));
+}
+
+void MainWindow::restoreBuiltinCatalog() {
+    auto removed = removeCatalogUpdate();
+    if (!removed) {
+        showError(tr("The catalog update was not removed: %1").arg(qs(removed.error().message)));
+        return;
+    }
+    auto shipped = loadBuiltinCatalog();
+    if (!shipped) {
+        showError(
+            tr("The built-in catalog could not be read: %1").arg(qs(shipped.error().message)));
+        return;
+    }
+    clearError();
+    applyCatalog(*shipped);
+    statusBar()->showMessage(*removed ? tr("The built-in catalog is in use again")
+                                      : tr("No catalog update was installed"),
+                             8000);
 }
 
 // The draft models worth offering beside `model`: catalog models whose vocabulary llama.cpp

@@ -19,6 +19,10 @@ class QMenu;
 class QSplitter;
 QT_END_NAMESPACE
 
+namespace headroom {
+class Catalog;
+}
+
 namespace headroom::ui {
 
 class ChartsPanel;
@@ -62,6 +66,11 @@ public:
 
     void openModelFile(const QString& path);
     void saveState() const;
+    // Installs the catalog document at a path or http(s):// URL over the built-in catalog
+    // (core/catalog_update.h), off the GUI thread; the list is replaced only when it loaded.
+    void updateCatalogFrom(const QString& source);
+    // Removes an installed catalog update and lists the built-in catalog again.
+    void restoreBuiltinCatalog();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -73,6 +82,7 @@ private:
     void connectPanels();
     void buildMenus();
     void loadCatalog();
+    void applyCatalog(const Catalog& catalog);
     void restoreState();
     void showError(const QString& message);
     void clearError();

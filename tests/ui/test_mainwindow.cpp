@@ -4,6 +4,7 @@
 // numbers for the same inputs. Also: a broken probe and a corrupt GGUF end up as errors in the
 // window, and the README screenshot is taken here (written under build/ by the `screenshot`
 // target, never into the source tree; see the README).
+#include "catalogmodel.h"
 #include "charts/chartspanel.h"
 #include "exportpanel.h"
 #include "hardwarepanel.h"
@@ -19,6 +20,7 @@
 #include "core/launch/llama_version.h"
 #include "core/planner.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
@@ -345,6 +347,54 @@ private Q_SLOTS:
         QVERIFY(label->isVisible());
         QVERIFY2(label->text().contains(QStringLiteral("broken.gguf")), qPrintable(label->text()));
         QVERIFY(w.modelPicker()->recentFiles().isEmpty());
+    }
+
+    void aCatalogUpdateAddsItsModelToTheListAndRestoringRemovesIt() {
+        // The update is kept under a data home of this test's own.
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        const QByteArray saved = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", data.path().toUtf8());
+        const QString good = data.filePath(QStringLiteral("update.json"));
+        const QString bad = data.filePath(QStringLiteral("truncated.json"));
+        {
+            QFile f(good);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"schema\": \"headroom.catalog/1\", \"models\": [{\"id\": \"tiny-update\", "
+                    "\"name\": \"Tiny\", \"architecture\": \"llama\", \"sources\": "
+                    "[\"https://example.org/config.json\"], \"n_ctx_train\": 4096, \"n_vocab\": "
+                    "1000, \"n_embd\": 64, \"n_layer\": 4, \"n_ff\": 256, \"attention\": "
+                    "{\"n_head\": 4, \"n_head_kv\": 2, \"head_dim_k\": 16, \"head_dim_v\": 16}, "
+                    "\"params\": {\"total\": 1000000}, \"quants\": [{\"name\": \"Q8_0\", "
+                    "\"file_bytes\": 10000000, \"source\": \"https://example.org/q8\"}]}]}");
+            QFile t(bad);
+            QVERIFY(t.open(QIODevice::WriteOnly));
+            t.write("{\"schema\": \"headroom.catalog/1\", \"models\": [");
+        }
+        MainWindow w(quietConfig());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        CatalogModel* cm = w.modelPicker()->catalogModel();
+        const int shippedRows = cm->rowCount();
+        QCOMPARE(cm->rowOfId(QStringLiteral("tiny-update")), -1);
+
+        w.updateCatalogFrom(bad);
+        auto* banner = child<QLabel>(&w, "errorBanner");
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
+        QVERIFY2(banner->text().contains(QStringLiteral("truncated.json")),
+                 qPrintable(banner->text()));
+        QCOMPARE(cm->rowCount(), shippedRows);
+
+        w.updateCatalogFrom(good);
+        QTRY_VERIFY_WITH_TIMEOUT(cm->rowOfId(QStringLiteral("tiny-update")) >= 0, 10000);
+        QVERIFY(!banner->isVisible());
+        QCOMPARE(cm->rowCount(), shippedRows + 1);
+
+        child<QAction>(&w, "actionRestoreCatalog")->trigger();
+        QCOMPARE(cm->rowOfId(QStringLiteral("tiny-update")), -1);
+        QCOMPARE(cm->rowCount(), shippedRows);
+        QVERIFY(!QFileInfo::exists(data.filePath(QStringLiteral("headroom/catalog-update.json"))));
+        qputenv("XDG_DATA_HOME", saved);
     }
 
     void openingAValidGgufAddsItPlansItAndRemembersIt() {
