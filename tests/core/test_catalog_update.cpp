@@ -83,9 +83,10 @@ private slots:
         QCOMPARE(catalogUpdatePath(), home_.path().toStdString() + "/headroom/catalog-update.json");
         const QByteArray saved = qgetenv("HOME");
         qputenv("XDG_DATA_HOME", "relative/dir");
-        qputenv("HOME", "/home/someone");
+        const QString home = home_.filePath(QStringLiteral("user"));
+        qputenv("HOME", home.toUtf8());
         QCOMPARE(catalogUpdatePath(),
-                 std::string("/home/someone/.local/share/headroom/catalog-update.json"));
+                 home.toStdString() + "/.local/share/headroom/catalog-update.json");
         qputenv("HOME", saved);
     }
 
