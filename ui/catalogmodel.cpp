@@ -24,6 +24,7 @@ FitSummary summarizeFit(const PlanFunction& plan, const ModelShape& model,
     for (const Rung& r : p->rungs)
         if (r.verdict != Verdict::Refused)
             f.largest_context = std::max(f.largest_context, r.context);
+    f.standing = standingOf(*p);
     const Decision& d = p->decision;
     if (!d.refused && d.rung_index >= 0 && d.rung_index < int(p->rungs.size())) {
         f.verdict = p->rungs[size_t(d.rung_index)].verdict;
@@ -77,6 +78,7 @@ void CatalogModel::setModels(std::vector<ModelShape> models) {
             if (qs(r.quants[i].id) == r.key) r.current = int(i);
     }
     m_fits.assign(m_rows.size(), FitSummary{});
+    m_rank.clear();
     ++m_generation;
     endResetModel();
 }
@@ -190,6 +192,7 @@ void CatalogModel::refreshFits(const HardwareSnapshot& hw, const PlanOptions& op
                 std::vector<FitSummary> fits = watcher->result();
                 if (fits.size() != m_fits.size()) return;
                 m_fits = std::move(fits);
+                rankFits();
                 Q_EMIT dataChanged(index(0, Fit), index(rowCount() - 1, Fit));
                 Q_EMIT fitsUpdated();
             });
@@ -206,6 +209,21 @@ void CatalogModel::refreshFits(const HardwareSnapshot& hw, const PlanOptions& op
                 out.push_back(summarizeFit(fn, m, hw, opts));
             return out;
         }));
+}
+
+void CatalogModel::rankFits() {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < m_fits.size(); ++i)
+        if (m_fits[i].known && m_fits[i].error.isEmpty()) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [this](size_t a, size_t b) {
+        return ranksAbove(m_fits[a].standing, m_fits[b].standing);
+    });
+    m_rank.assign(m_fits.size(), 0);
+    qulonglong rank = order.size();
+    for (size_t k = 0; k < order.size(); ++k) {
+        if (k > 0 && ranksAbove(m_fits[order[k - 1]].standing, m_fits[order[k]].standing)) --rank;
+        m_rank[order[k]] = rank;
+    }
 }
 
 int CatalogModel::rowCount(const QModelIndex& parent) const {
@@ -289,7 +307,11 @@ QVariant CatalogModel::data(const QModelIndex& index, int role) const {
         case NativeContext:
             return qulonglong(m.n_ctx_train);
         case Fit:
-            return qulonglong(f.known && f.error.isEmpty() ? f.largest_context : 0);
+            // A row re-priced since the last ranking (a quant changed) is unranked until the
+            // refresh that follows.
+            return f.known && f.error.isEmpty() && size_t(index.row()) < m_rank.size()
+                       ? m_rank[size_t(index.row())]
+                       : qulonglong(0);
         }
     }
     if (role == VerdictRole && col == Fit && f.known && f.error.isEmpty())
@@ -327,8 +349,9 @@ QVariant CatalogModel::data(const QModelIndex& index, int role) const {
 QVariant CatalogModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole && section == Fit)
-        return tr(
-            "Verdict at the launch decision and the largest context that runs on this machine");
+        return tr("Verdict at the launch decision and the largest context that runs on this "
+                  "machine. Sorted by this column, best first: %1")
+            .arg(QString::fromLatin1(kRankingBasis));
     if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Name:

@@ -5,6 +5,7 @@
 // it arrives.
 #pragma once
 
+#include "core/model_ranking.h"
 #include "metatypes.h"
 #include "plancontroller.h"
 
@@ -21,6 +22,7 @@ struct FitSummary {
     Verdict verdict = Verdict::Refused; // of the rung the launch policy chose
     std::uint32_t chosen_context = 0;
     std::uint32_t largest_context = 0; // largest rung that is not refused (0: none)
+    ModelStanding standing;            // what the Fit column sorts by (core/model_ranking.h)
 };
 
 // Prices one model for the fit column: the launch decision and the largest rung that runs.
@@ -87,6 +89,10 @@ private:
     };
     std::vector<Row> m_rows;
     std::vector<FitSummary> m_fits;
+    // Per row, higher ranks better under ranksAbove() (equal standings share one); 0 = unranked.
+    // The Fit column sorts by it, so "best for this machine" is the CLI's catalog order.
+    std::vector<qulonglong> m_rank;
+    void rankFits();
     PlanFunction m_plan_function;
     quint64 m_generation = 0;
     QFutureWatcher<std::vector<FitSummary>>* m_watcher = nullptr;

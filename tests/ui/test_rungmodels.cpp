@@ -277,13 +277,21 @@ private Q_SLOTS:
             const FitSummary expected =
                 summarizeFit(defaultPlanFunction(), shapes[size_t(r)], hw, PlanOptions{});
             QCOMPARE(model.fitAt(r).largest_context, expected.largest_context);
-            QCOMPARE(model.index(r, CatalogModel::Fit).data(SortRole).toULongLong(),
-                     qulonglong(expected.largest_context));
+            QCOMPARE(model.fitAt(r).standing.largest_resident, expected.standing.largest_resident);
         }
-        // Sorting by the fit column orders by the largest context that runs.
+        // Sorting by the fit column, descending, is the catalog command's ranking: no row ranks
+        // above the one before it, and the ranking is not one flat tie.
         proxy.sort(CatalogModel::Fit, Qt::DescendingOrder);
-        QVERIFY(proxy.index(0, CatalogModel::Fit).data(SortRole).toULongLong() >=
-                proxy.index(proxy.rowCount() - 1, CatalogModel::Fit).data(SortRole).toULongLong());
+        auto standingAt = [&](int proxyRow) {
+            return model.fitAt(proxy.mapToSource(proxy.index(proxyRow, 0)).row()).standing;
+        };
+        int strictSteps = 0;
+        for (int r = 1; r < proxy.rowCount(); ++r) {
+            QVERIFY2(!ranksAbove(standingAt(r), standingAt(r - 1)), qPrintable(QString::number(r)));
+            strictSteps += ranksAbove(standingAt(r - 1), standingAt(r)) ? 1 : 0;
+        }
+        QVERIFY(strictSteps > 0);
+        QCOMPARE(standingAt(0).best, Verdict::Resident);
     }
 
     void addingAnOpenedFileReplacesTheRowWithTheSameId() {
