@@ -1,6 +1,7 @@
-// "Best for this machine": how `headroom-cli catalog` orders models once each is planned. The
-// order lives in core, not in the command, so the window's picker can sort by the same rule
-// instead of a second one, and one sentence (kRankingBasis) states it wherever it is shown.
+// "Best for this machine": how `headroom-cli catalog` orders models once each is planned, and
+// how the window's model list sorts by its Fit column (ui/catalogmodel.cpp). One rule in core,
+// so the two never rank a machine's models differently, and one sentence (kRankingBasis) that
+// states it wherever it is shown.
 #pragma once
 
 #include "plan.h"
