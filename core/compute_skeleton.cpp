@@ -1370,11 +1370,16 @@ private:
         if (t == kNone) t = g.input(Elem::I64, p_.flash_attn ? ub_ : n_embd_v * ub_);
         return t;
     }
-    // build_attn_inp_kv: [n_kv, n_ubatch], f16 with flash attention, f32 without.
+    // build_attn_inp_kv: [n_kv, n_ubatch], f16 with flash attention, f32 without. Before llama.cpp
+    // PR #23764 flash attention read ggml_cast(F32 mask, F16): a CPY into a new F16 tensor.
     Id kqMask(bool swa) {
         Id& mask = swa ? mask_swa_ : mask_;
-        if (mask == kNone)
-            mask = g.input(p_.flash_attn ? Elem::F16 : Elem::F32, swa ? p_.n_kv_swa : p_.n_kv, ub_);
+        if (mask != kNone) return mask;
+        const std::int64_t n_kv = swa ? p_.n_kv_swa : p_.n_kv;
+        if (p_.flash_attn && p_.kq_mask_f32_cast)
+            mask = g.op(Op::Cont, Elem::F16, {n_kv, ub_, 1, 1}, {g.input(Elem::F32, n_kv, ub_)});
+        else
+            mask = g.input(p_.flash_attn ? Elem::F16 : Elem::F32, n_kv, ub_);
         return mask;
     }
 
@@ -1538,6 +1543,7 @@ std::uint64_t memoKey(const ModelShape& m, const ComputeGraphParams& p) {
           std::uint64_t{p.n_ubatch}, std::uint64_t{p.n_outputs}, std::uint64_t{p.n_kv},
           std::uint64_t{p.n_kv_swa}, std::uint64_t{p.n_seqs}, std::uint64_t{p.flash_attn},
           std::uint64_t{p.quantized_k}, std::uint64_t{p.quantized_v},
+          std::uint64_t{p.kq_mask_f32_cast},
           // The builder reads it (ropeFactors): Llama 3.0 and 3.1 differ
           // only in it.
           std::uint64_t{m.rope_factors_bytes}, std::uint64_t{m.layers.size()}})

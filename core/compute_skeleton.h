@@ -46,6 +46,9 @@ struct ComputeGraphParams {
     // The cache types: what a copy of a cache view to another backend takes.
     GgmlType type_k = GgmlType::F16;
     GgmlType type_v = GgmlType::F16;
+    // An older build's mask (OlderBuildGraph::kq_mask_f32_cast): an F32 input, cast to F16 for
+    // flash attention.
+    bool kq_mask_f32_cast = false;
 };
 
 // True when `architecture` has a skeleton.

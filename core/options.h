@@ -103,6 +103,9 @@ struct PlanOptions {
     std::uint32_t yarn_orig_ctx = 0;         // 0: the model's original context
     // The llama.cpp build the launch is written for (launch/llama_version.h).
     LlamaVersion llama_version = kDefaultLlamaVersion;
+    // --llama-build N: an older mainline build whose graph is priced where it is known to differ
+    // (OlderBuildGraph); nullopt: the profile's own snapshot.
+    std::optional<std::uint32_t> llama_build;
     std::optional<LoadMode> load_mode; // --load-mode, written as given
     // The program the plan is priced for (see Program); exports always write llama-server.
     Program program = Program::LlamaServer;

@@ -90,6 +90,7 @@ json optionsToJson(const PlanOptions& o) {
               {"backend", backendName(o.backend)},
               {"latency", o.latency == LatencyProfile::Voice ? "voice" : "text"},
               {"llama_version", llamaVersionName(o.llama_version)},
+              {"llama_build", o.llama_build ? json(*o.llama_build) : json(nullptr)},
               {"program", programName(o.program)},
               {"backend_sampling", o.backend_sampling},
               {"kv_offload", o.kv_offload},

@@ -294,11 +294,14 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
             w = std::max<Bytes>(w, model.n_ff);
         swa = swa || l.isSwa();
     }
-    const Bytes mask_elem = opt.flash_attn ? 2 : 4;
-    const Bytes masks =
-        satMul(satMul(mask_elem, ub), satAdd(n_kv, swa ? Bytes{g.swa_cells} : Bytes{0}));
+    // An older build's mask (ResolvedOptions::kq_mask_f32_cast) is an F32 input, and its F16
+    // cast lives on every device that runs attention for the whole graph: counted in both peaks.
+    const Bytes mask_elem = opt.flash_attn && !opt.kq_mask_f32_cast ? 2 : 4;
+    const Bytes mask_cells = satMul(ub, satAdd(n_kv, swa ? Bytes{g.swa_cells} : Bytes{0}));
+    const Bytes masks = satMul(mask_elem, mask_cells);
+    const Bytes casts = opt.flash_attn && opt.kq_mask_f32_cast ? satMul(2, mask_cells) : 0;
     const Bytes ffn_peak = satAdd(satMul(4 * ub, satAdd(3 * w, 3 * n_embd)), masks);
-    p.compute_layer = std::max(satAdd(activations, scores), ffn_peak);
+    p.compute_layer = satAdd(std::max(satAdd(activations, scores), ffn_peak), casts);
     // One copy of the masks is in the layer peak when the FFN peak is the larger one (it adds
     // them) or without flash attention (the attention peak's "+ 1" row is the f32 mask).
     p.kq_masks = masks;
@@ -359,9 +362,16 @@ ContextPrice priceContext(const ModelShape& model, const ResolvedOptions& opt,
     // Exact where the architecture has a skeleton: the reserved graph (n_ubatch tokens, n_outputs
     // of them outputs: llama_context::graph_reserve) replayed through ggml-alloc, plus -bs's
     // sampler rows as priced above.
-    if (const auto replayed = replayedCompute(
-            model, {g.n_ubatch, g.n_outputs, g.n_ctx_seq, g.swa_cells, g.n_stream, opt.flash_attn,
-                    isQuantizedCacheType(opt.type_k), isQuantizedCacheType(opt.type_v)})) {
+    ComputeGraphParams graph{g.n_ubatch,
+                             g.n_outputs,
+                             g.n_ctx_seq,
+                             g.swa_cells,
+                             g.n_stream,
+                             opt.flash_attn,
+                             isQuantizedCacheType(opt.type_k),
+                             isQuantizedCacheType(opt.type_v)};
+    graph.kq_mask_f32_cast = opt.kq_mask_f32_cast;
+    if (const auto replayed = replayedCompute(model, graph)) {
         p.compute_graph =
             opt.backend_sampling ? satAdd(*replayed, satMul(8 * n_out, model.n_vocab)) : *replayed;
     } else {

@@ -64,6 +64,9 @@ struct ResolvedOptions {
     std::uint32_t n_rs_seq = 0;
     // The build priced: decides the nextn layout of ModelShape::nextn_default_filter models.
     LlamaVersion llama_version = kDefaultLlamaVersion;
+    // --llama-build before PR #23764 with flash attention: the F32 KQ mask and its F16 cast
+    // (OlderBuildGraph::kq_mask_f32_cast).
+    bool kq_mask_f32_cast = false;
     Bytes mmproj_bytes = 0;               // 0: no projector loaded
     bool voice = false;                   // KV spill restore budget: voice (200 ms) instead of text
     PinnedPlacement pinned;               // the user's placement flags (priced instead of searched)

@@ -131,6 +131,10 @@ void addOptionFlags(CLI::App& app, OptionFlags& f) {
     g->add_option("--llama-version", f.llama_version,
                   "the llama.cpp build to write the launch for: v0.5.0 (default, node-llama-cpp "
                   "3.22.1) or v0.4.0 (3.21.1)");
+    g->add_option(
+        "--llama-build", f.llama_build,
+        "price the compute graph of an older mainline build N (as `llama-server "
+        "--version` prints it) where it is known to differ; flags stay --llama-version's");
     g->add_option("--load-mode", f.load_mode,
                   "-lm: how llama.cpp reads the weights: auto, none, mmap, mlock, mmap+mlock, dio");
     g->add_flag("--mlock", f.mlock, "older spelling of --load-mode mlock (written as --load-mode)");
@@ -439,6 +443,11 @@ Result<PlanOptions> resolveOptions(const OptionFlags& f) {
         auto v = parseLlamaVersion(f.llama_version);
         if (!v) return v.error();
         o.llama_version = *v;
+    }
+    if (!f.llama_build.empty()) {
+        auto b = parseLlamaBuild(f.llama_build);
+        if (!b) return b.error();
+        o.llama_build = *b;
     }
     if ((f.mlock || f.no_mmap) + !f.load_mode.empty() > 1 || (f.mlock && f.no_mmap))
         return makeError(ErrorCode::InvalidArgument,

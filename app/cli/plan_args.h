@@ -52,6 +52,7 @@ struct OptionFlags {
     std::string rope_scale;          // --rope-scale N
     std::uint32_t yarn_orig_ctx = 0; // --yarn-orig-ctx N
     std::string llama_version;       // v0.5.0 (default) | v0.4.0
+    std::string llama_build;         // an older mainline build's graph (6699 or b6699)
     std::string load_mode;           // --load-mode auto|none|mmap|mlock|mmap+mlock|dio
     bool mlock = false;              // --mlock (llama.cpp <= v0.4.0 spelling of --load-mode mlock)
     bool no_mmap = false;            // --no-mmap (ditto, --load-mode none)

@@ -1,7 +1,9 @@
 #include "launch/llama_version.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
+#include <string>
 
 namespace headroom {
 
@@ -140,6 +142,26 @@ std::uint32_t fitUnsetContext(const LlamaProfile& p, std::uint32_t n_ctx_train,
                                                                         : seqs;
     return static_cast<std::uint32_t>(std::min<std::uint64_t>(
         std::uint64_t(n_ctx_train) * counted, std::numeric_limits<std::uint32_t>::max()));
+}
+
+OlderBuildGraph olderBuildGraph(std::uint32_t build) {
+    OlderBuildGraph g;
+    g.kq_mask_f32_cast = build < kFirstBuildWithF16KqMask;
+    return g;
+}
+
+Result<std::uint32_t> parseLlamaBuild(std::string_view text) {
+    std::uint32_t v = 0;
+    const char* end = text.data() + text.size();
+    // `llama-server --version` prints "version: 6699 (c08002a1)"; release tags are "b6699".
+    const char* begin = text.data() + (!text.empty() && text.front() == 'b' ? 1 : 0);
+    const auto [ptr, ec] = std::from_chars(begin, end, v);
+    if (begin == end || ec != std::errc{} || ptr != end || v == 0 || v > 999999)
+        return makeError(ErrorCode::InvalidArgument,
+                         "--llama-build: '" + std::string(text) + "' is not a build number",
+                         "give the number `llama-server --version` prints (6699) or its release "
+                         "tag (b6699)");
+    return v;
 }
 
 } // namespace headroom

@@ -126,4 +126,29 @@ std::uint32_t recurrentSnapshots(const LlamaProfile& p, std::string_view arch, b
 std::uint32_t fitUnsetContext(const LlamaProfile& p, std::uint32_t n_ctx_train,
                               std::uint32_t n_seq_max, bool kv_unified);
 
+// --llama-build N: a mainline build older than the snapshots above (the number `llama-server
+// --version` prints), so that a plan can be held against that build's own load log. Where Headroom
+// knows the build's compute graph differs from the snapshots', the replay follows the older graph;
+// everything else (flags, loader, caches) stays the profile's. One field per known difference.
+struct OlderBuildGraph {
+    // src/llama-graph.cpp build_attn_inp_kv and its siblings before llama.cpp PR #23764 ("llama:
+    // use f16 mask for FA to save VRAM", commit 031ddb2e0, 2026-05-29): the KQ mask was an F32
+    // input and flash attention read ggml_cast(mask, F16), so a reserve allocated both, the F32 one
+    // in the CPU's compute buffer (a graph input) and both on the device that runs the attention.
+    // The snapshots make the mask F16 directly (build_attn_inp_kq_mask). The PR landed between tags
+    // b9341 and b9518 (a downstream changelog's upstream window); builds inside that window are
+    // priced the older, larger way, since a plan must not err low.
+    bool kq_mask_f32_cast = false;
+
+    bool any() const { return kq_mask_f32_cast; }
+};
+
+// The first build known to have each snapshot-era graph (see OlderBuildGraph).
+inline constexpr std::uint32_t kFirstBuildWithF16KqMask = 9518;
+
+// The differences Headroom knows between build `build` and the snapshots' graph.
+OlderBuildGraph olderBuildGraph(std::uint32_t build);
+// --llama-build: a build number, 1 to 999999.
+Result<std::uint32_t> parseLlamaBuild(std::string_view text);
+
 } // namespace headroom

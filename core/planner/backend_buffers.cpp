@@ -161,7 +161,8 @@ scheduled(const ModelShape& model, const ContextPrice& price, const ResolvedOpti
                               isQuantizedCacheType(opt.type_k),
                               isQuantizedCacheType(opt.type_v),
                               opt.type_k,
-                              opt.type_v};
+                              opt.type_v,
+                              opt.kq_mask_f32_cast};
     auto r = scheduledCompute(model, params, p);
     if (!r || r->size() != n_dev + 1) return std::nullopt;
     // v0.5.0 on a device that refuses an op over its tensor limit (BackendTraits::max_op_tensor):

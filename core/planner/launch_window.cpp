@@ -56,6 +56,8 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
             resolve(*o.draft->model, draftPlanOptions(o), hw, Posture::Plain));
     }
     r.llama_version = o.llama_version;
+    r.kq_mask_f32_cast =
+        r.flash_attn && o.llama_build && olderBuildGraph(*o.llama_build).kq_mask_f32_cast;
     // Headroom's MTP launches draft kMtpDraftTokens (--spec-draft-n-max), which is the n_rs_seq
     // llama.cpp then keeps per sequence on a rollback-capable architecture.
     r.n_rs_seq = recurrentSnapshots(llamaProfile(o.llama_version), model.architecture, r.mtp,
@@ -341,6 +343,21 @@ Result<bool> checkPlacementOnMachine(const ModelShape& model, const HardwareSnap
 // architecture priced conservatively, how the compute buffer is priced, the calibration.
 void addModelNotes(Plan& plan, const ModelShape& model, const PlanOptions& options,
                    const HardwareSnapshot& hw, std::uint64_t native) {
+    if (options.llama_build) {
+        const std::string build = "llama.cpp build " + std::to_string(*options.llama_build);
+        const std::string version = llamaVersionName(options.llama_version);
+        const bool fa = options.flash_attn != FlashAttn::Off;
+        if (fa && olderBuildGraph(*options.llama_build).kq_mask_f32_cast)
+            plan.notes.push_back(
+                build +
+                ": compute priced with that build's F32 KQ mask and its F16 cast for "
+                "flash attention (llama.cpp before PR #23764, tags b9341-b9518); the "
+                "rest, and the launch line, follow " +
+                version);
+        else
+            plan.notes.push_back(build + ": no compute-graph difference from " + version +
+                                 " that Headroom knows at these settings; priced as " + version);
+    }
     if (native > (model.n_ctx_train ? model.n_ctx_train : kFloorWindow))
         plan.notes.push_back("--rope-scaling " +
                              std::string(ropeScalingName(*options.rope_scaling)) +

@@ -6,10 +6,41 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <string>
 
 #include <QtTest>
 
 using headroom::test::runCli;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// One load of tests/validation/gpu_logs/published.json, by its id.
+nlohmann::json publishedLoad(const std::string& id) {
+    std::ifstream in(HEADROOM_GPU_LOGS);
+    const auto all = nlohmann::json::parse(in);
+    for (const auto& l : all.at("loads"))
+        if (l.at("id") == id) return l;
+    return nullptr;
+}
+
+// The MiB the log prints for `kind` ("model", "compute", ...) in buffer type `buft`.
+double loggedMib(const nlohmann::json& load, const char* kind, const char* buft) {
+    for (const auto& b : load.at("buffers").at(kind))
+        if (b.at("buft") == buft) return b.at("mib").get<double>();
+    return -1;
+}
+
+// The rung at `context` of a `plan --json`, or null.
+nlohmann::json rungAt(const nlohmann::json& plan, std::uint64_t context) {
+    for (const auto& x : plan.at("rungs"))
+        if (x.at("context").get<std::uint64_t>() == context) return x;
+    return nullptr;
+}
+
+} // namespace
 
 class TestCliPublishedLoads : public QObject {
     Q_OBJECT
@@ -50,6 +81,61 @@ private slots:
         // The log prints MiB to two places.
         QVERIFY2(std::abs(kv - kv_mib) < 0.005,
                  qPrintable(QString("KV %1 MiB against %2").arg(kv).arg(kv_mib)));
+    }
+
+    void theLogsOwnBuildPricesTheGptOssComputeBuffersAsTheLogPrintsThem() {
+        // ik_llama.cpp#822 ran llama.cpp build 6699, whose KQ masks were F32 inputs cast to F16
+        // for flash attention (before PR #23764). With that build's graph (--llama-build) both
+        // compute buffers are held to the validation goal (5 %) and never below by more than 1 %.
+        const auto load = publishedLoad("ik822-gpt-oss-20b-ncmoe-cuda");
+        QVERIFY(!load.is_null());
+        const std::string build = load.at("build").get<std::string>();
+        const QStringList flags{"--model", "gpt-oss-20b", "--gpu", "RTX 3070",    "--ram",
+                                "64GiB",   "-ngl",        "99",    "--n-cpu-moe", "99",
+                                "-c",      "131072",      "-fa",   "on"};
+        const auto old =
+            runCli(QStringList{"plan", "--json", "--llama-build",
+                               QString::fromStdString(build.substr(0, build.find(' ')))} +
+                   flags);
+        const auto now = runCli(QStringList{"plan", "--json"} + flags);
+        QVERIFY2(old.code == 0 && now.code == 0, (old.err + now.err).constData());
+        const auto o = rungAt(nlohmann::json::parse(old.out.toStdString()), 131072);
+        const auto n = rungAt(nlohmann::json::parse(now.out.toStdString()), 131072);
+        QVERIFY(!o.is_null() && !n.is_null());
+        const double device = o.at("devices").at(0).at("terms").at("compute").get<double>() / kMiB;
+        const double host = o.at("host").at("compute").get<double>() / kMiB;
+        for (const auto& [plan, logged] :
+             {std::pair{device, loggedMib(load, "compute", "CUDA0")},
+              std::pair{host, loggedMib(load, "compute", "CUDA_Host")}}) {
+            QVERIFY2(
+                logged > 0 && std::abs(plan - logged) <= 0.05 * logged && plan >= 0.99 * logged,
+                qPrintable(QString("compute %1 MiB against the log's %2").arg(plan).arg(logged)));
+        }
+        // The CPU's buffer holds the graph inputs, so the older build adds 2 bytes a mask element
+        // there: (131072 full-attention cells + 768 sliding-window cells, the log's two cache
+        // sizes) x 512 tokens x (4 - 2) B = 135,004,160 B. The casts run on the GPU.
+        QCOMPARE(o.at("host").at("compute").get<std::uint64_t>() -
+                     n.at("host").at("compute").get<std::uint64_t>(),
+                 std::uint64_t{(131072 + 768) * 512 * 2});
+    }
+
+    void aBuildWithTheF16MaskIsPricedAsTheSnapshotAndSaysSo() {
+        // b9518 is the first tag known to carry PR #23764: nothing differs from v0.5.0.
+        const QStringList flags{"--model", "gpt-oss-20b", "--gpu", "RTX 3070", "--ram", "64GiB",
+                                "-c",      "32768",       "-fa",   "on",       "--json"};
+        const auto tagged = runCli(QStringList{"plan", "--llama-build", "b9518"} + flags);
+        const auto now = runCli(QStringList{"plan"} + flags);
+        QVERIFY2(tagged.code == 0 && now.code == 0, (tagged.err + now.err).constData());
+        const auto t = nlohmann::json::parse(tagged.out.toStdString());
+        const auto n = nlohmann::json::parse(now.out.toStdString());
+        QCOMPARE(t.at("options").at("llama_build").get<int>(), 9518);
+        QCOMPARE(rungAt(t, 32768).at("bytes").at("compute"),
+                 rungAt(n, 32768).at("bytes").at("compute"));
+        bool said = false;
+        for (const auto& note : t.at("notes"))
+            said = said ||
+                   note.get<std::string>().find("no compute-graph difference") != std::string::npos;
+        QVERIFY(said);
     }
 
     void gptOssWithHostExpertsHoldsAMaskAndAnExpertBankInTheGpuComputeBuffer() {

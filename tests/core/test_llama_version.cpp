@@ -121,6 +121,52 @@ private slots:
         QCOMPARE(kDefaultLlamaVersion, LlamaVersion::V0_5_0);
     }
 
+    void buildNumbersParseAsLlamaServerPrintsThem_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("build"); // 0: refused
+        QTest::newRow("version: line") << "6699" << 6699;
+        QTest::newRow("release tag") << "b6699" << 6699;
+        QTest::newRow("largest") << "999999" << 999999;
+        QTest::newRow("empty") << "" << 0;
+        QTest::newRow("tag without number") << "b" << 0;
+        QTest::newRow("zero") << "0" << 0;
+        QTest::newRow("negative") << "-5" << 0;
+        QTest::newRow("trailing text") << "6699 (c08002a1)" << 0;
+        QTest::newRow("a semantic version") << "v0.5.0" << 0;
+        QTest::newRow("past the range") << "1000000" << 0;
+        QTest::newRow("past 32 bits") << "99999999999" << 0;
+    }
+    void buildNumbersParseAsLlamaServerPrintsThem() {
+        QFETCH(QString, text);
+        QFETCH(int, build);
+        const auto b = parseLlamaBuild(text.toStdString());
+        if (build == 0) {
+            QVERIFY(!b);
+            QCOMPARE(b.error().code, ErrorCode::InvalidArgument);
+        } else {
+            QVERIFY(b);
+            QCOMPARE(*b, std::uint32_t(build));
+        }
+    }
+
+    // PR #23764 landed between tags b9341 and b9518: up to b9341 the F32 mask is known, inside
+    // the window it is priced (the larger allocation), from b9518 on it is gone.
+    void theF32MaskIsPricedUntilTheFirstBuildKnownToHaveTheF16One_data() {
+        QTest::addColumn<int>("build");
+        QTest::addColumn<bool>("f32_cast");
+        QTest::newRow("b6699, ik_llama.cpp#822's") << 6699 << true;
+        QTest::newRow("b9341, the window's start") << 9341 << true;
+        QTest::newRow("b9517, inside the window") << 9517 << true;
+        QTest::newRow("b9518, the window's end") << 9518 << false;
+        QTest::newRow("b10621, v0.3.0-dev") << 10621 << false;
+    }
+    void theF32MaskIsPricedUntilTheFirstBuildKnownToHaveTheF16One() {
+        QFETCH(int, build);
+        QFETCH(bool, f32_cast);
+        QCOMPARE(olderBuildGraph(std::uint32_t(build)).kq_mask_f32_cast, f32_cast);
+        QCOMPARE(olderBuildGraph(std::uint32_t(build)).any(), f32_cast);
+    }
+
     void loadModesParseBackInLlamaCppsSpelling() {
         for (LoadMode m : {LoadMode::Auto, LoadMode::None, LoadMode::Mmap, LoadMode::Mlock,
                            LoadMode::MmapMlock, LoadMode::DirectIo})

@@ -710,7 +710,12 @@ def build_inputs(load, catalog, gpu_memory):
     else:
         program = "llama-server" if prog in PROGRAMS_SERVER else "library"
         args += ["--program", program]
-    args += ["--llama-version", "v0.5.0", "--json"]
+    args += ["--llama-version", "v0.5.0"]
+    # The log's build, where printed: the plan then replays that build's graph where Headroom
+    # knows it differs from v0.5.0's (OlderBuildGraph in core/launch/llama_version.h).
+    if build is not None:
+        args += ["--llama-build", str(build)]
+    args += ["--json"]
     return {
         "model": model, "how": how, "entry": entry, "args": args, "notes": notes,
         "remap": remap, "devices": devices, "vram_src": vsrc, "n_ctx": n_ctx,
@@ -1208,7 +1213,7 @@ def write_report(path, ctx):
              "buffers are printed), `--n-cpu-moe`, `-nkvo`, `--no-op-offload`, `--no-mmap`; "
              "`--program llama-server` for `server`/`llama-server`, `--program library` for "
              "every other program (unquoted: the CLI's default, llama-server); "
-             "`--llama-version v0.5.0`. A flag the CLI refuses skips the load (listed below).")
+             "`--llama-version v0.5.0`, and `--llama-build N` with the log's build number where it is printed (the plan then replays the graph differences Headroom knows for that build: the F32 KQ mask and its F16 cast under flash attention before llama.cpp PR #23764). A flag the CLI refuses skips the load (listed below).")
     L.append("- **Buffers.** Device model buffers are summed per GPU (`CUDA0` + `CUDA0_Split`, "
              "Metal's mapped pieces); host model buffers are `CPU`, `CPU_Mapped`, `*_Host`, "
              "`AMX`, `CPU_AARCH64`; KV per GPU and host (`CPU`, `*_Host`), both caches of an "
@@ -1277,6 +1282,40 @@ def write_report(path, ctx):
     L.append("|---|---|---|---|")
     for label, n, low, ids in mechanism_counts(all_rows):
         L.append(f"| {md_escape(label)} | {n} | {low} | {', '.join(ids)} |")
+    L.append("")
+
+    # older builds' graphs
+    older = ctx.get("older_graph") or {}
+    L.append("## What the log's own build changes")
+    L.append("")
+    L.append("Where the log prints its build and Headroom knows that build's compute graph differs "
+             "from v0.5.0's (`--llama-build`, `OlderBuildGraph` in core/launch/llama_version.h), the "
+             "plan above replays the older graph. Today that is one difference: before llama.cpp "
+             "PR #23764 (tags b9341-b9518, 2026-05-29) `build_attn_inp_kv` made the KQ mask an F32 "
+             "graph input and flash attention read `ggml_cast(mask, F16)`, so the CPU's compute "
+             "buffer held the F32 mask and the device that runs the attention both its copy and "
+             "the F16 cast; v0.4.0 and v0.5.0 make the mask F16 directly "
+             "(`build_attn_inp_kq_mask`). The last column is the same plan on v0.5.0's graph, what "
+             "the same flags allocate on a v0.5.0 build.")
+    L.append("")
+    if older:
+        n_rows = [x for v in older.values() for x in v]
+        in_old = sum(r["ok"] for r, _ in n_rows)
+        in_new = sum(1 for _, q in n_rows if q and q["ok"])
+        L.append(f"{len(older)} loads, {len(n_rows)} compute buffers: {in_old} within goal with "
+                 f"the log's build's graph, {in_new} with v0.5.0's.")
+        L.append("")
+        L.append("| load | build | buffer | log MiB | plan MiB (log's build) | error | plan MiB (v0.5.0 graph) | error |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for lid in sorted(older):
+            for r, q in older[lid]:
+                L.append(f"| {lid} | {results[lid].get('build') or ''} | "
+                         f"{r['where']} {md_escape(r['buffer'])} | {fmt(r['logged'])} | "
+                         f"{fmt(r['pred'])} | {fmt(r['err'], 1)} % | "
+                         f"{fmt(q['pred']) if q else '-'} | "
+                         f"{fmt(q['err'], 1) + ' %' if q and q['err'] is not None else '-'} |")
+    else:
+        L.append("No load.")
     L.append("")
 
     # worst misses
@@ -1499,11 +1538,18 @@ def main():
 
         def one(lid):
             inp = inputs[lid]
-            return lid, cli.run(inp["args"])
+            q = cli.run(inp["args"])
+            # The same plan on v0.5.0's own graph, to show what the log's build changes.
+            snap = None
+            if "--llama-build" in inp["args"]:
+                i = inp["args"].index("--llama-build")
+                snap = cli.run(inp["args"][:i] + inp["args"][i + 2:])
+            return lid, q, snap
 
         lmap = {l["id"]: l for l in loads}
+        older_graph = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-            for lid, q in ex.map(one, list(inputs)):
+            for lid, q, snap in ex.map(one, list(inputs)):
                 inp = inputs[lid]
                 if q.returncode != 0:
                     msg = (q.stderr.strip() or q.stdout.strip()).splitlines()
@@ -1523,11 +1569,19 @@ def main():
                 inp["compute_model"] = (plan.get("resolved") or {}).get("compute", "?")
                 results[lid] = inp
                 rows_of[lid] = rows
+                if snap is not None and snap.returncode == 0 and \
+                        any("F32 KQ mask" in n for n in plan.get("notes") or []):
+                    snap_rows, serr = compare(lmap[lid], inp, json.loads(snap.stdout))
+                    if not serr:
+                        now = {(r["cat"], r["where"]): r for r in snap_rows}
+                        older_graph[lid] = [(r, now.get((r["cat"], r["where"])))
+                                            for r in rows if r["cat"] == "compute"]
 
         order = {l["id"]: i for i, l in enumerate(loads)}
         skipped.sort(key=lambda x: order.get(x[0], 0))
         refusals.sort(key=lambda x: order.get(x[0], 0))
         s = write_report(a.out, {"loads": loads, "results": results, "skipped": skipped,
+                                 "older_graph": older_graph,
                                  "refusals": refusals, "rows_of": rows_of,
                                  "cli_version": cli_version, "backend_notes": backend_notes})
     finally:
