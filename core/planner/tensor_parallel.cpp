@@ -95,12 +95,12 @@ void spreadTensorParallel(Assignment& a, const ModelShape& model, const ContextP
     Bytes placed = 0; // of whole.weights, what the split layers and the output account for
     std::size_t swa_seen = 0, full_seen = 0;
     for (std::size_t il = 0; il < model.layers.size() && il < layer_dev.size(); ++il) {
-        if (layer_dev[il] != 0) continue;
         const LayerShape& l = model.layers[il];
-        const LayerPrice& lp = price.layers[il];
-        // get_il_eff: the layer's rank among earlier layers of its kind (SWA or not; recurrent
-        // layers are refused under -sm tensor).
+        // get_il_eff: the layer's rank among all earlier layers of its kind (SWA or not;
+        // recurrent layers are refused under -sm tensor), those left on the CPU included.
         const std::size_t rotation = (l.isSwa() ? swa_seen++ : full_seen++) % n;
+        if (layer_dev[il] != 0) continue;
+        const LayerPrice& lp = price.layers[il];
         Bytes attn_split = 0, ffn_split = 0, exp_split = 0;
         if (!l.matrices.empty()) {
             for (const LayerShape::Matrix& m : l.matrices) {

@@ -123,6 +123,15 @@ private slots:
         // -ngl 4: blocks 3-5 and the output on the Meta device.
         QTest::newRow("two, -ngl 4") << 2 << std::vector<double>{} << 4096 << 4 << false
                                      << Figures{37712000, 37712000} << Figures{6291456, 6291456};
+        // -ngl 4 -ts 1,2: the rotation counts the CPU's blocks too (get_il_eff), so blocks 3, 4,
+        // 5 rotate by 1, 0, 1. Four KV heads by 1:2 give (1, 3) unrotated and (2, 2) rotated:
+        // device 0 holds 2 + 1 + 2 = 5 heads' K and V, device 1 7; a head of one block is
+        // 64 x 4096 x 2 B x 2 (K, V) = 1 MiB, so 5 242 880 and 7 340 032 (read from the two
+        // rpc-servers' alloc_buffer lines, tests/validation/rpc). Weights likewise 26 649 344
+        // and 48 774 656.
+        QTest::newRow("two, -ngl 4 -ts 1,2")
+            << 2 << std::vector<double>{1, 2} << 4096 << 4 << false << Figures{26649344, 48774656}
+            << Figures{5242880, 7340032};
         // Tied: token_embd.weight loaded again as the head is mirrored whole (34 816 000 B).
         QTest::newRow("two, tied") << 2 << std::vector<double>{} << 4096 << 99 << true
                                    << Figures{75419776, 75419776} << Figures{12582912, 12582912};

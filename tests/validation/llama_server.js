@@ -36,9 +36,9 @@ function connects(port) {
 
 // The programs started, killed when the driver exits however it exits.
 const children = [];
-function start(binDir, prog, args, log) {
+function start(binDir, prog, args, log, extraEnv = {}) {
   const out = fs.openSync(log, 'w');
-  const env = { ...process.env, LD_LIBRARY_PATH: binDir };
+  const env = { ...process.env, ...extraEnv, LD_LIBRARY_PATH: binDir };
   const c = spawn(path.join(binDir, prog), args, { env, stdio: ['ignore', out, out] });
   children.push(c);
   return c;
@@ -46,9 +46,10 @@ function start(binDir, prog, args, log) {
 function stopAll() { for (const c of children) if (c.exitCode === null) c.kill('SIGKILL'); }
 process.on('exit', stopAll);
 
-// Starts ggml-rpc-server on each port and waits until each accepts connections.
-async function startRpcServers(binDir, ports, workDir) {
-  ports.forEach((p, i) => start(binDir, 'ggml-rpc-server', ['-H', '127.0.0.1', '-p', String(p)], path.join(workDir, `rpc-server-${i}.log`)));
+// Starts ggml-rpc-server on each port and waits until each accepts connections. `extraEnv`, e.g.
+// GGML_RPC_DEBUG=1 (ggml-rpc.cpp LOG_DBG), goes to the servers only.
+async function startRpcServers(binDir, ports, workDir, extraEnv = {}) {
+  ports.forEach((p, i) => start(binDir, 'ggml-rpc-server', ['-H', '127.0.0.1', '-p', String(p)], path.join(workDir, `rpc-server-${i}.log`), extraEnv));
   for (const p of ports) {
     let ok = false;
     for (let t = 0; t < 100 && !ok; ++t) { ok = await connects(p); if (!ok) await sleep(100); }
@@ -136,4 +137,12 @@ function finish(workDir, file, rows, failures, low, passed) {
   console.log(passed);
 }
 
-module.exports = { finish, compareDevice, sleep, freePorts, freePort, start, stopAll, startRpcServers, loadOnce, parseBuffers };
+// The buffers a ggml-rpc-server started with GGML_RPC_DEBUG=1 allocated, in bytes and in order,
+// from its log past `from` (a character offset): ggml-rpc.cpp rpc_server::alloc_buffer logs
+// "[alloc_buffer] device: D, size: N -> remote_ptr: P, remote_size: N" for each.
+function rpcAllocations(log, from) {
+  const text = fs.readFileSync(log, 'utf8').slice(from);
+  return [...text.matchAll(/\[alloc_buffer\] device: \d+, size: (\d+) -> remote_ptr/g)].map((m) => Number(m[1]));
+}
+
+module.exports = { rpcAllocations, finish, compareDevice, sleep, freePorts, freePort, start, stopAll, startRpcServers, loadOnce, parseBuffers };

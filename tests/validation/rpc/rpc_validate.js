@@ -7,7 +7,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { writeLlamaReplica } = require('../replica.js');
-const { finish, freePorts, freePort, stopAll, startRpcServers, loadOnce, parseBuffers, compareDevice } = require('../llama_server.js');
+const { finish, freePorts, freePort, stopAll, startRpcServers, loadOnce, parseBuffers, compareDevice, rpcAllocations } = require('../llama_server.js');
 
 const [, , binDir, cli, workDir] = process.argv;
 
@@ -22,7 +22,10 @@ async function main() {
   writeReplica(gguf);
   const ports = await freePorts(2);
   const endpoints = ports.map((p) => `127.0.0.1:${p}`);
-  await startRpcServers(binDir, ports, workDir);
+  // GGML_RPC_DEBUG=1: each server logs every buffer it allocates, the only per-device figure
+  // under -sm tensor (below).
+  await startRpcServers(binDir, ports, workDir, { GGML_RPC_DEBUG: '1' });
+  const rpcLogs = ports.map((_, i) => path.join(workDir, `rpc-server-${i}.log`));
   // Issue 15's own command against the two real servers: DeepSeek-V3 from the catalog, the
   // main host probed. Whatever this machine's memory makes of the fit, the text must show each
   // host with its devices and the rpc-server line for each (one per host).
@@ -81,7 +84,56 @@ async function main() {
       low += r.low;
     }
   }
-  finish(workDir, 'rpc-accuracy.md', rows, failures, low, 'rpc validation: weights and KV match llama.cpp on every device; no compute or total is low');
+  // -sm tensor (v0.5.0's tensor parallelism, docs/llama-cpp/split-mode-tensor.md): the two servers
+  // form one Meta device, and llama.cpp logs only its largest device's figure ("Meta() model
+  // buffer size"). Each server's own allocations are the truth per device: the weights, then the
+  // KV cache, then the compute buffer (the whole graph's, on every device), then the all-reduce
+  // scratch allocated at the first graph (warm-up). Weights and KV must match to the byte; the
+  // compute buffer must not be low; each scratch buffer must fit the plan's runtime overhead.
+  // Host RAM is compared from llama.cpp's CPU lines as above. Equal split, 3:1, and a partial
+  // offload (-ngl 4 of 7: three blocks on the CPU).
+  const tensorSettings = [
+    ['-c', '4096', '-np', '1', '-ngl', '99', '-sm', 'tensor'],
+    ['-c', '8192', '-np', '1', '-ngl', '99', '-sm', 'tensor', '-ts', '3,1'],
+    ['-c', '4096', '-np', '1', '-ngl', '4', '-sm', 'tensor', '-ts', '1,2'],
+  ];
+  for (const s of tensorSettings) {
+    const setting = s.join(' ');
+    const plan = JSON.parse(execFileSync(cli, ['plan', gguf, '--vram', '0', '--ram', '16GiB', '--rpc', endpoints.join(','), ...s, '--json'], { encoding: 'utf8' }));
+    const argv = plan.launch.llama_server;
+    if (argv[argv.indexOf('-sm') + 1] !== 'tensor') throw new Error(`the plan's launch lacks -sm tensor: ${argv.join(' ')}`);
+    const rung = plan.rungs[plan.decision.rung_index];
+    if (rung.verdict === 'refused') throw new Error(`the plan refuses ${setting}`);
+    const from = rpcLogs.map((f) => fs.readFileSync(f, 'utf8').length);
+    const port = await freePort();
+    const log = path.join(workDir, `llama-server-${s.join('_')}.log`);
+    const text = await loadOnce(binDir, ['-m', gguf, ...argv, '-lm', 'none', '--host', '127.0.0.1', '--port', String(port), '-lv', '4'], log);
+    const host = parseBuffers(text.split('\n').filter((l) => !l.includes('Meta()')).join('\n')).host || {};
+    const r = compareDevice(setting, 'host', rung.host, host, rows);
+    failures += r.failures;
+    low += r.low;
+    rung.devices.forEach((d, i) => {
+      const at = endpoints.indexOf(d.rpc_endpoint);
+      if (at < 0) throw new Error(`${setting}: the plan's device ${d.name} names no server`);
+      const a = rpcAllocations(rpcLogs[at], from[at]);
+      if (a.length < 3) throw new Error(`${setting}: ${d.rpc_endpoint} allocated ${a.length} buffers (see ${rpcLogs[at]})`);
+      const t = d.terms;
+      const exact = [['weights', t.weights, a[0]], ['kv', t.kv_k + t.kv_v, a[1]]];
+      for (const [term, plan_b, got_b] of exact) {
+        const ok = plan_b === got_b;
+        if (!ok) failures++;
+        rows.push(`${setting} | ${d.rpc_endpoint} | ${term} | plan ${plan_b} B | rpc-server ${got_b} B | ${ok ? 'exact' : 'MISMATCH'}`);
+      }
+      const okCompute = t.compute >= a[2];
+      if (!okCompute) low++;
+      rows.push(`${setting} | ${d.rpc_endpoint} | compute | plan ${t.compute} B | rpc-server ${a[2]} B | ${okCompute ? '' : 'LOW '}${(((t.compute - a[2]) / a[2]) * 100).toFixed(1)} %`);
+      const scratch = Math.max(0, ...a.slice(3));
+      const okScratch = t.overhead >= scratch;
+      if (!okScratch) low++;
+      rows.push(`${setting} | ${d.rpc_endpoint} | all-reduce scratch | plan ${t.overhead} B runtime | rpc-server at most ${scratch} B | ${okScratch ? 'within' : 'LOW'}`);
+    });
+  }
+  finish(workDir, 'rpc-accuracy.md', rows, failures, low, 'rpc validation: weights and KV match llama.cpp on every device (under -sm tensor to the byte, from the servers\' own allocations); no compute or total is low');
 }
 
 main().catch((e) => { console.error(`rpc validation failed: ${e.message}`); stopAll(); process.exit(1); });
