@@ -323,6 +323,15 @@ void priceComputeBuffers(Assignment& a, const ModelShape& model, const ContextPr
         if (single && d > 0) continue; // a device llama.cpp does not use costs nothing
         const bool holds_output = static_cast<int>(d) == out_dev;
         Bytes compute = price.computeFor(dev_has_layers[d], holds_output);
+        // One device running the whole replayed graph (full offload, no pipeline copies: -sm
+        // tensor's Meta device, or -sm none) holds all its inputs but two, which stay on the CPU:
+        // inp_embd, which no node reads, and the token ids the CPU's get_rows reads. Measured on
+        // two rpc-servers (tests/validation/rpc, -sm tensor): 27 797 536 B at 4K and 31 991 840 at
+        // 8K, the replay less 2 MiB + 2 KiB. Devices a backend prices itself are replayed through
+        // the scheduler below instead (its closed form keeps the whole replay as a floor).
+        if (!devicePriced(opt, budget) && !pp && !host_has_layers && dev_has_layers[d] &&
+            holds_output && price.replays(true, true))
+            compute = satSub(compute, satAdd(price.embd_input_row, price.token_rows));
         if (pp)
             compute = satAdd(compute, price.pipelineDeviceExtra(dev_has_layers[d], holds_output));
         a.devices[d].compute = compute;
