@@ -743,6 +743,20 @@ Result<std::string> readDocument(const std::string& path_or_url, std::uint64_t m
                                  const RemoteOptions& o) {
     if (path_or_url.starts_with("https://") || path_or_url.starts_with("http://"))
         return fetchDocument(path_or_url, max_bytes, o);
+    // file:///abs/path is that path; any other scheme ("ftp://", "s3://") is not a file name a
+    // user meant, so it is refused by name rather than reported as a missing file.
+    if (path_or_url.starts_with("file://"))
+        return readRegularTextFile(path_or_url.substr(7), static_cast<std::size_t>(max_bytes));
+    if (const auto sep = path_or_url.find("://");
+        sep != std::string::npos && sep > 0 && path_or_url.find('/') > sep) {
+        const std::string scheme = path_or_url.substr(0, sep);
+        if (std::all_of(scheme.begin(), scheme.end(), [](unsigned char c) {
+                return std::isalnum(c) || c == '+' || c == '-' || c == '.';
+            }))
+            return makeError(ErrorCode::InvalidArgument,
+                             "'" + path_or_url + "': " + scheme + ":// cannot be read",
+                             "give an http:// or https:// URL, or a file path");
+    }
     return readRegularTextFile(path_or_url, static_cast<std::size_t>(max_bytes));
 }
 

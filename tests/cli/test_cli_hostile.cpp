@@ -3,6 +3,7 @@
 // case asserts the documented exit code (2 bad arguments, 3 unreadable input or unwritable file,
 // 4 probe failed) and that the message names the input; every run is bounded by 5 s and, outside
 // sanitizer builds, by 2 GiB of address space (RLIMIT_AS), and no run may end in a signal.
+#include "common/catalog_fixture.h"
 #include "gguf/gguf_reader.h"
 #include "gguf/gguf_writer.h"
 #include "probe/fake_tree.h"
@@ -121,15 +122,8 @@ std::string readFile(const std::string& path) {
 }
 
 // A valid one-model catalog update (the fields core/catalog.cpp requires).
-const char* kCatalogUpdate =
-    "{\"schema\": \"headroom.catalog/1\", \"models\": [{\"id\": \"tiny\", "
-    "  \"name\": \"Tiny\", \"architecture\": \"llama\", \"sources\": "
-    "[\"https://example.org/config.json\"], "
-    "  \"n_ctx_train\": 4096, \"n_vocab\": 1000, \"n_embd\": 64, \"n_layer\": 4, \"n_ff\": 256, "
-    "  \"attention\": {\"n_head\": 4, \"n_head_kv\": 2, \"head_dim_k\": 16, \"head_dim_v\": 16}, "
-    "  \"params\": {\"total\": 1000000}, \"quants\": [{\"name\": \"Q8_0\", \"file_bytes\": "
-    "10000000, "
-    "  \"source\": \"https://example.org/q8\"}]}]} ";
+const std::string kCatalogUpdate =
+    headroom::test::catalogDocument({headroom::test::tinyCatalogEntry()});
 
 // A machine every plan can use: 24 GiB GPU, 64 GiB RAM.
 const char* kProfile = R"({"schema": "headroom.hardware/1", "label": "test box",

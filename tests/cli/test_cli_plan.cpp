@@ -1,5 +1,6 @@
 // headroom-cli plan and catalog: the CLI contract — every catalog model plans as a table and as
 // JSON of schema headroom.plan/1, bad arguments exit 2 naming the argument, unreadable models 3.
+#include "common/catalog_fixture.h"
 #include "common/cli_runner.h"
 #include "common/gguf_quants.h"
 
@@ -457,18 +458,12 @@ private slots:
         QVERIFY(data.isValid());
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("XDG_DATA_HOME", data.path());
-        nlohmann::json e = nlohmann::json::parse(
-            "{\"id\": \"updated-tiny\", \"name\": \"Updated Tiny\", \"architecture\": "
-            "\"llama\", \"sources\": [\"https://example.org/config.json\"], \"n_ctx_train\": "
-            "4096, \"n_vocab\": 1000, \"n_embd\": 64, \"n_layer\": 4, \"n_ff\": 256, "
-            "\"attention\": {\"n_head\": 4, \"n_head_kv\": 2, \"head_dim_k\": 16, "
-            "\"head_dim_v\": 16}, \"params\": {\"total\": 1000000}, \"quants\": [{\"name\": "
-            "\"Q8_0\", \"file_bytes\": 10000000, \"source\": \"https://example.org/q8\"}]}");
+        nlohmann::json e = headroom::test::tinyCatalogEntry("updated-tiny");
+        e["name"] = "Updated Tiny";
         const QString file = data.filePath("update.json");
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(
-            nlohmann::json{{"schema", "headroom.catalog/1"}, {"models", {e}}}.dump()));
+        f.write(QByteArray::fromStdString(headroom::test::catalogDocument({e})));
         f.close();
 
         const QStringList plan = QStringList{"plan", "--model", "updated-tiny"} + kMachine;

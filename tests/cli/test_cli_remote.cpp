@@ -3,6 +3,7 @@
 // serving files written by GgufWriter, and the plan is the local file's plan; offline fails
 // fast with exit 3; fetched headers are cached; a server that ignores Range is read no further
 // than needed.
+#include "common/catalog_fixture.h"
 #include "common/gguf_http_server.h"
 #include "gguf/gguf_writer.h"
 #include "remote/remote_gguf.h"
@@ -455,6 +456,77 @@ private slots:
         QVERIFY2(r.err.contains(url) && r.err.contains("64.0 MiB"), qPrintable(r.err));
         // Ranges stop at the cap: 64 MiB = 67108864 bytes.
         QVERIFY(s.stats().value("bytes_sent", std::int64_t{0}) <= 67'108'864);
+    }
+
+    // catalog --update URL: a good document is installed; a URL that fails leaves the installed
+    // update byte for byte as it was, with exit 3 naming the URL (or the scheme Headroom does not
+    // read).
+    void aCatalogUpdateUrlThatFailsKeepsTheUpdateInUse_data() {
+        QTest::addColumn<QString>("file"); // served under /files/catalog/ ("" = a whole URL)
+        QTest::addColumn<QString>("url");  // when file is ""
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("HTTP 404") << "missing.json"
+                                  << "" << 3 << "404";
+        // 16 MiB (16 777 216 B) is readDocument's cap for a catalog (catalog_update.cpp).
+        QTest::newRow("a body past 16 MiB") << "big.json"
+                                            << "" << 3 << "larger than 16 MiB";
+        QTest::newRow("truncated JSON") << "truncated.json"
+                                        << "" << 3 << "not valid JSON";
+        QTest::newRow("a newer schema") << "newer.json"
+                                        << "" << 3 << "newer than this Headroom";
+        QTest::newRow("ftp://") << ""
+                                << "ftp://127.0.0.1:9/catalog.json" << 3 << "ftp:// cannot be read";
+        QTest::newRow("a server that never answers") << "stall"
+                                                     << "" << 3 << "/files/catalog/";
+    }
+    void aCatalogUpdateUrlThatFailsKeepsTheUpdateInUse() {
+        QFETCH(QString, file);
+        QFETCH(QString, url);
+        QFETCH(int, code);
+        QFETCH(QString, says);
+        const QString www = dir_.filePath("www/catalog");
+        QVERIFY(QDir().mkpath(www));
+        auto put = [&www](const char* name, const QByteArray& body) {
+            QFile f(www + "/" + name);
+            return f.open(QIODevice::WriteOnly) && f.write(body) == body.size();
+        };
+        QVERIFY(put("good.json", QByteArray::fromStdString(test::catalogDocument(
+                                     {test::tinyCatalogEntry("tiny-from-url")}))));
+        QVERIFY(put("big.json", QByteArray(16 * 1024 * 1024 + 1, ' ')));
+        QVERIFY(put("truncated.json", "{\"schema\": \"headroom.catalog/1\", \"models\": ["));
+        QVERIFY(put("newer.json", QByteArray::fromStdString(test::catalogDocument(
+                                      {test::tinyCatalogEntry()}, "headroom.catalog/2"))));
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        auto env = cacheEnv("cache-catalog");
+        env.insert("XDG_DATA_HOME", data.path());
+        Server good;
+        QVERIFY(good.start(dir_.filePath("www"), "normal", dir_.filePath("stats-catalog.json")));
+        const Run installed =
+            runCli({"catalog", "--update", good.base() + "/files/catalog/good.json"}, env);
+        QVERIFY2(installed.code == 0, qPrintable(installed.err));
+        QFile kept(data.filePath("headroom/catalog-update.json"));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        const QByteArray before = kept.readAll();
+        kept.close();
+        QVERIFY(before.contains("tiny-from-url"));
+
+        Server stall;
+        if (file == "stall") {
+            QVERIFY(stall.start(dir_.filePath("www"), "stall", dir_.filePath("stats-cstall.json")));
+            url = stall.base() + "/files/catalog/good.json";
+        } else if (!file.isEmpty()) {
+            url = good.base() + "/files/catalog/" + file;
+        }
+        const Run r = runCli({"catalog", "--update", url}, env);
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.err.contains(url) && r.err.contains(says), qPrintable(r.err));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), before);
+        // The update in use still plans: its model is in the catalog.
+        const Run listed = runCli({"catalog", "--json", "--vram", "24GiB", "--ram", "64GiB"}, env);
+        QVERIFY2(listed.code == 0 && listed.out.contains("tiny-from-url"), qPrintable(listed.err));
     }
 
 private:

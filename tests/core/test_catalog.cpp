@@ -2,6 +2,7 @@
 // derivation from the cited config, the weight split adds up to the cited file sizes, and
 // malformed documents are refused naming the entry and the field.
 #include "catalog.h"
+#include "common/catalog_fixture.h"
 #include "resources.h"
 
 #include <QtTest>
@@ -30,22 +31,11 @@ ModelShape shapeOf(const Catalog& c, const std::string& id) {
 
 // A small valid entry the malformed-document tests break one field at a time.
 json entry(const std::string& id = "tiny") {
-    json e = json::parse(
-        "{ "
-        "\"id\": \"tiny\", \"name\": \"Tiny\", \"architecture\": \"llama\", "
-        "\"sources\": [\"https://example.org/config.json\"], "
-        "\"n_ctx_train\": 4096, \"n_vocab\": 1000, \"n_embd\": 64, \"n_layer\": 4, \"n_ff\": 256, "
-        "\"attention\": {\"n_head\": 4, \"n_head_kv\": 2, \"head_dim_k\": 16, \"head_dim_v\": 16}, "
-        "\"params\": {\"total\": 1000000}, "
-        "\"quants\": [{\"name\": \"Q8_0\", \"file_bytes\": 10000000, \"source\": "
-        "\"https://example.org/q8\"}] "
-        "} ");
-    e["id"] = id;
-    return e;
+    return headroom::test::tinyCatalogEntry(id);
 }
 
 std::string doc(const std::vector<json>& entries) {
-    return json{{"schema", "headroom.catalog/1"}, {"models", entries}}.dump();
+    return headroom::test::catalogDocument(entries);
 }
 
 // Loads a one-entry document strictly and returns the error text ("" when it loaded).

@@ -3,6 +3,7 @@
 // installed update is an error naming the file and the way back. Plus the ranking order the
 // catalog command lists models in (core/model_ranking.h).
 #include "catalog_update.h"
+#include "common/catalog_fixture.h"
 #include "model_ranking.h"
 #include "resources.h"
 
@@ -22,25 +23,13 @@ Q_DECLARE_METATYPE(headroom::ModelStanding)
 
 namespace {
 
-// A small valid entry, as in test_catalog.cpp.
 json entry(const std::string& id) {
-    json e = json::parse(
-        "{ "
-        "\"name\": \"Tiny\", \"architecture\": \"llama\", "
-        "\"sources\": [\"https://example.org/config.json\"], "
-        "\"n_ctx_train\": 4096, \"n_vocab\": 1000, \"n_embd\": 64, \"n_layer\": 4, \"n_ff\": 256, "
-        "\"attention\": {\"n_head\": 4, \"n_head_kv\": 2, \"head_dim_k\": 16, \"head_dim_v\": 16}, "
-        "\"params\": {\"total\": 1000000}, "
-        "\"quants\": [{\"name\": \"Q8_0\", \"file_bytes\": 10000000, \"source\": "
-        "\"https://example.org/q8\"}] "
-        "} ");
-    e["id"] = id;
-    return e;
+    return headroom::test::tinyCatalogEntry(id);
 }
 
 std::string doc(const std::vector<json>& entries,
                 const std::string& schema = "headroom.catalog/1") {
-    return json{{"schema", schema}, {"models", entries}}.dump();
+    return headroom::test::catalogDocument(entries, schema);
 }
 
 Catalog shipped() {

@@ -15,6 +15,7 @@
 #include "ui/ui_test_util.h"
 #include "whypanel.h"
 
+#include "common/catalog_fixture.h"
 #include "core/catalog.h"
 #include "core/gguf/gguf_writer.h"
 #include "core/launch/llama_version.h"
@@ -360,13 +361,8 @@ private Q_SLOTS:
         {
             QFile f(good);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("{\"schema\": \"headroom.catalog/1\", \"models\": [{\"id\": \"tiny-update\", "
-                    "\"name\": \"Tiny\", \"architecture\": \"llama\", \"sources\": "
-                    "[\"https://example.org/config.json\"], \"n_ctx_train\": 4096, \"n_vocab\": "
-                    "1000, \"n_embd\": 64, \"n_layer\": 4, \"n_ff\": 256, \"attention\": "
-                    "{\"n_head\": 4, \"n_head_kv\": 2, \"head_dim_k\": 16, \"head_dim_v\": 16}, "
-                    "\"params\": {\"total\": 1000000}, \"quants\": [{\"name\": \"Q8_0\", "
-                    "\"file_bytes\": 10000000, \"source\": \"https://example.org/q8\"}]}]}");
+            f.write(QByteArray::fromStdString(headroom::test::catalogDocument(
+                {headroom::test::tinyCatalogEntry("tiny-update")})));
             QFile t(bad);
             QVERIFY(t.open(QIODevice::WriteOnly));
             t.write("{\"schema\": \"headroom.catalog/1\", \"models\": [");
