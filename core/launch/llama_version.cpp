@@ -147,6 +147,7 @@ std::uint32_t fitUnsetContext(const LlamaProfile& p, std::uint32_t n_ctx_train,
 OlderBuildGraph olderBuildGraph(std::uint32_t build) {
     OlderBuildGraph g;
     g.kq_mask_f32_cast = build < kFirstBuildWithF16KqMask;
+    g.one_kv_stream = build < kFirstBuildWithKvStreams;
     return g;
 }
 

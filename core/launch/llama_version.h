@@ -139,12 +139,20 @@ struct OlderBuildGraph {
     // b9341 and b9518 (a downstream changelog's upstream window); builds inside that window are
     // priced the older, larger way, since a plan must not err low.
     bool kq_mask_f32_cast = false;
+    // Before llama.cpp PR #14363 ("llama : add high-throughput mode", July 2025) the KV cache had
+    // one stream that every sequence shared, as --kv-unified keeps them now: attention ran over
+    // all n_ctx cells and the sliding-window cache held n_swa x n_seq + n_ubatch cells. The
+    // per-sequence streams (llama_kv_cache's seq_to_stream) first ran in tag b5913: a b5913 run
+    // fails on its `seq_id < seq_to_stream.size()` assertion where b5912 ran (llama.cpp issue
+    // #14847, with the log).
+    bool one_kv_stream = false;
 
-    bool any() const { return kq_mask_f32_cast; }
+    bool any() const { return kq_mask_f32_cast || one_kv_stream; }
 };
 
 // The first build known to have each snapshot-era graph (see OlderBuildGraph).
 inline constexpr std::uint32_t kFirstBuildWithF16KqMask = 9518;
+inline constexpr std::uint32_t kFirstBuildWithKvStreams = 5913;
 
 // The differences Headroom knows between build `build` and the snapshots' graph.
 OlderBuildGraph olderBuildGraph(std::uint32_t build);

@@ -36,7 +36,9 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     r.n_batch = o.n_batch;
     r.n_ubatch = o.n_ubatch;
     r.n_seq = std::max<std::uint32_t>(1, o.n_parallel);
-    r.kv_unified = o.kv_unified;
+    // An older build's one KV stream for all sequences is what --kv-unified prices
+    // (OlderBuildGraph::one_kv_stream).
+    r.kv_unified = o.kv_unified || (o.llama_build && olderBuildGraph(*o.llama_build).one_kv_stream);
     r.swa_full = o.swa_full;
     r.voice = o.latency == LatencyProfile::Voice;
     r.mtp = posture != Posture::Plain;
@@ -346,14 +348,20 @@ void addModelNotes(Plan& plan, const ModelShape& model, const PlanOptions& optio
     if (options.llama_build) {
         const std::string build = "llama.cpp build " + std::to_string(*options.llama_build);
         const std::string version = llamaVersionName(options.llama_version);
-        const bool fa = options.flash_attn != FlashAttn::Off;
-        if (fa && olderBuildGraph(*options.llama_build).kq_mask_f32_cast)
-            plan.notes.push_back(
-                build +
-                ": compute priced with that build's F32 KQ mask and its F16 cast for "
-                "flash attention (llama.cpp before PR #23764, tags b9341-b9518); the "
-                "rest, and the launch line, follow " +
-                version);
+        const OlderBuildGraph older = olderBuildGraph(*options.llama_build);
+        std::vector<std::string> priced;
+        if (options.flash_attn != FlashAttn::Off && older.kq_mask_f32_cast)
+            priced.push_back("its F32 KQ mask and the F16 cast flash attention reads (before "
+                             "llama.cpp PR #23764, tags b9341-b9518)");
+        if (options.n_parallel > 1 && !options.kv_unified && older.one_kv_stream)
+            priced.push_back("one KV stream shared by the " + std::to_string(options.n_parallel) +
+                             " sequences, as -kvu keeps them (before b5913, PR #14363)");
+        std::string said;
+        for (const std::string& p : priced)
+            said += (said.empty() ? "" : "; ") + p;
+        if (!priced.empty())
+            plan.notes.push_back(build + ": priced with " + said +
+                                 "; the rest, and the launch line, follow " + version);
         else
             plan.notes.push_back(build + ": no compute-graph difference from " + version +
                                  " that Headroom knows at these settings; priced as " + version);

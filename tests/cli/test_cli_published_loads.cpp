@@ -138,6 +138,37 @@ private slots:
         QVERIFY(said);
     }
 
+    void aBuildBeforeKvStreamsPricesParallelSequencesAsOneUnifiedStream_data() {
+        QTest::addColumn<QString>("build");
+        QTest::addColumn<bool>("one_stream");
+        // b5913 is the first tag with per-sequence streams (llama.cpp issue #14847).
+        QTest::newRow("b5912") << "5912" << true;
+        QTest::newRow("b5913") << "5913" << false;
+    }
+    void aBuildBeforeKvStreamsPricesParallelSequencesAsOneUnifiedStream() {
+        QFETCH(QString, build);
+        QFETCH(bool, one_stream);
+        // Four sequences of a 16K context without flash attention (so the mask differs in
+        // nothing but its cells): one stream means -kvu's cache and graph, attention over all
+        // 16384 cells instead of 4096 a sequence.
+        const QStringList flags{"--model", "qwen3-8b", "--vram", "24GiB", "--ram", "64GiB", "-c",
+                                "16384",   "-np",      "4",      "-fa",   "off",   "--json"};
+        const auto older = runCli(QStringList{"plan", "--llama-build", build} + flags);
+        const auto unified = runCli(QStringList{"plan", "-kvu"} + flags);
+        const auto streams = runCli(QStringList{"plan"} + flags);
+        QVERIFY2(older.code == 0 && unified.code == 0 && streams.code == 0,
+                 (older.err + unified.err + streams.err).constData());
+        const auto o = rungAt(nlohmann::json::parse(older.out.toStdString()), 16384);
+        const auto like = rungAt(
+            nlohmann::json::parse((one_stream ? unified : streams).out.toStdString()), 16384);
+        const auto other = rungAt(
+            nlohmann::json::parse((one_stream ? streams : unified).out.toStdString()), 16384);
+        QVERIFY(!o.is_null() && !like.is_null() && !other.is_null());
+        QCOMPARE(o.at("bytes").at("compute"), like.at("bytes").at("compute"));
+        QCOMPARE(o.at("bytes").at("kv"), like.at("bytes").at("kv"));
+        QVERIFY(o.at("bytes").at("compute") != other.at("bytes").at("compute"));
+    }
+
     void gptOssWithHostExpertsHoldsAMaskAndAnExpertBankInTheGpuComputeBuffer() {
         // Same load. On v0.5.0's graph the GPU's compute buffer holds at once the copy of the
         // full-attention mask ([131072, 512] f16, 128 MiB: build_attn_inp_kq_mask) and one

@@ -164,7 +164,22 @@ private slots:
         QFETCH(int, build);
         QFETCH(bool, f32_cast);
         QCOMPARE(olderBuildGraph(std::uint32_t(build)).kq_mask_f32_cast, f32_cast);
-        QCOMPARE(olderBuildGraph(std::uint32_t(build)).any(), f32_cast);
+        QVERIFY(!f32_cast || olderBuildGraph(std::uint32_t(build)).any());
+    }
+
+    // The per-sequence KV streams first ran in b5913 (llama.cpp issue #14847's assertion).
+    void oneKvStreamIsPricedBeforeB5913_data() {
+        QTest::addColumn<int>("build");
+        QTest::addColumn<bool>("one_stream");
+        QTest::newRow("b5273, llama.cpp#13298's") << 5273 << true;
+        QTest::newRow("b5912") << 5912 << true;
+        QTest::newRow("b5913") << 5913 << false;
+        QTest::newRow("b6699") << 6699 << false;
+    }
+    void oneKvStreamIsPricedBeforeB5913() {
+        QFETCH(int, build);
+        QFETCH(bool, one_stream);
+        QCOMPARE(olderBuildGraph(std::uint32_t(build)).one_kv_stream, one_stream);
     }
 
     void loadModesParseBackInLlamaCppsSpelling() {

@@ -908,7 +908,9 @@ def compare(load, inp, plan):
                              f"plan has {ngl - 1} layers + output there")
     np_ = inp.get("np", 1)
     build = inp.get("build")
-    old_streams = np_ > 1 and not ctxl.get("kv_unified") and (build is None or build < 5900)
+    # A printed build before b5913 is priced with its one stream (--llama-build); only an
+    # unprinted one is left to this note.
+    old_streams = np_ > 1 and not ctxl.get("kv_unified") and build is None
     for r in rows:
         if r["ok"] or r["note"]:
             continue
@@ -1213,7 +1215,7 @@ def write_report(path, ctx):
              "buffers are printed), `--n-cpu-moe`, `-nkvo`, `--no-op-offload`, `--no-mmap`; "
              "`--program llama-server` for `server`/`llama-server`, `--program library` for "
              "every other program (unquoted: the CLI's default, llama-server); "
-             "`--llama-version v0.5.0`, and `--llama-build N` with the log's build number where it is printed (the plan then replays the graph differences Headroom knows for that build: the F32 KQ mask and its F16 cast under flash attention before llama.cpp PR #23764). A flag the CLI refuses skips the load (listed below).")
+             "`--llama-version v0.5.0`, and `--llama-build N` with the log's build number where it is printed (the plan then prices the differences Headroom knows for that build: the F32 KQ mask and its F16 cast under flash attention before llama.cpp PR #23764, and one KV stream for all sequences before b5913). A flag the CLI refuses skips the load (listed below).")
     L.append("- **Buffers.** Device model buffers are summed per GPU (`CUDA0` + `CUDA0_Split`, "
              "Metal's mapped pieces); host model buffers are `CPU`, `CPU_Mapped`, `*_Host`, "
              "`AMX`, `CPU_AARCH64`; KV per GPU and host (`CPU`, `*_Host`), both caches of an "
@@ -1290,7 +1292,9 @@ def write_report(path, ctx):
     L.append("")
     L.append("Where the log prints its build and Headroom knows that build's compute graph differs "
              "from v0.5.0's (`--llama-build`, `OlderBuildGraph` in core/launch/llama_version.h), the "
-             "plan above replays the older graph. Today that is one difference: before llama.cpp "
+             "plan above replays the older graph. Two differences are known. Before b5913 (PR #14363) "
+             "every sequence shared one KV stream, as `--kv-unified` keeps them now (attention over "
+             "all n_ctx cells), so a `-np` > 1 load is priced unified. Before llama.cpp "
              "PR #23764 (tags b9341-b9518, 2026-05-29) `build_attn_inp_kv` made the KQ mask an F32 "
              "graph input and flash attention read `ggml_cast(mask, F16)`, so the CPU's compute "
              "buffer held the F32 mask and the device that runs the attention both its copy and "
@@ -1570,7 +1574,8 @@ def main():
                 results[lid] = inp
                 rows_of[lid] = rows
                 if snap is not None and snap.returncode == 0 and \
-                        any("F32 KQ mask" in n for n in plan.get("notes") or []):
+                        any(n.startswith("llama.cpp build") and ": priced with" in n
+                            for n in plan.get("notes") or []):
                     snap_rows, serr = compare(lmap[lid], inp, json.loads(snap.stdout))
                     if not serr:
                         now = {(r["cat"], r["where"]): r for r in snap_rows}
