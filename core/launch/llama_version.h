@@ -128,8 +128,8 @@ std::uint32_t fitUnsetContext(const LlamaProfile& p, std::uint32_t n_ctx_train,
 
 // --llama-build N: a mainline build older than the snapshots above (the number `llama-server
 // --version` prints), so that a plan can be held against that build's own load log. Where Headroom
-// knows the build's compute graph differs from the snapshots', the replay follows the older graph;
-// everything else (flags, loader, caches) stays the profile's. One field per known difference.
+// knows the build's graph or cache layout differs from the snapshots', the plan follows the older
+// build; everything else (flags, the loader) stays the profile's. One field per known difference.
 struct OlderBuildGraph {
     // src/llama-graph.cpp build_attn_inp_kv and its siblings before llama.cpp PR #23764 ("llama:
     // use f16 mask for FA to save VRAM", commit 031ddb2e0, 2026-05-29): the KQ mask was an F32
