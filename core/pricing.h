@@ -67,6 +67,9 @@ struct ResolvedOptions {
     // --llama-build before PR #23764 with flash attention: the F32 KQ mask and its F16 cast
     // (OlderBuildGraph::kq_mask_f32_cast).
     bool kq_mask_f32_cast = false;
+    // -ngl N counts the output layer (the snapshots), or not
+    // (OlderBuildGraph::ngl_excludes_output).
+    bool ngl_counts_output = true;
     Bytes mmproj_bytes = 0;               // 0: no projector loaded
     bool voice = false;                   // KV spill restore budget: voice (200 ms) instead of text
     PinnedPlacement pinned;               // the user's placement flags (priced instead of searched)

@@ -148,6 +148,7 @@ OlderBuildGraph olderBuildGraph(std::uint32_t build) {
     OlderBuildGraph g;
     g.kq_mask_f32_cast = build < kFirstBuildWithF16KqMask;
     g.one_kv_stream = build < kFirstBuildWithKvStreams;
+    g.ngl_excludes_output = build <= kLastBuildKnownNglExcludingOutput;
     return g;
 }
 

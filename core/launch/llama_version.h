@@ -146,13 +146,22 @@ struct OlderBuildGraph {
     // fails on its `seq_id < seq_to_stream.size()` assertion where b5912 ran (llama.cpp issue
     // #14847, with the log).
     bool one_kv_stream = false;
+    // llama_model::load_tensors before -ngl counted the output layer: i_gpu_start =
+    // max(n_layer - n_gpu_layers, 0), so -ngl N <= n_layer put N repeating layers on the GPUs and
+    // the output on the CPU (the snapshots: n_layer + 1 - n_gpu_layers, N - 1 layers and the
+    // output). That source is quoted in public llama-model.cpp copies of 2025 (with the SWA-aware
+    // layer lists), and the published partial-offload logs up to b4783 (llama.cpp issue #12213,
+    // 2025-03-05) show it. The build that changed it is not known, so later builds are priced as
+    // the snapshots place them.
+    bool ngl_excludes_output = false;
 
-    bool any() const { return kq_mask_f32_cast || one_kv_stream; }
+    bool any() const { return kq_mask_f32_cast || one_kv_stream || ngl_excludes_output; }
 };
 
 // The first build known to have each snapshot-era graph (see OlderBuildGraph).
 inline constexpr std::uint32_t kFirstBuildWithF16KqMask = 9518;
 inline constexpr std::uint32_t kFirstBuildWithKvStreams = 5913;
+inline constexpr std::uint32_t kLastBuildKnownNglExcludingOutput = 4783;
 
 // The differences Headroom knows between build `build` and the snapshots' graph.
 OlderBuildGraph olderBuildGraph(std::uint32_t build);

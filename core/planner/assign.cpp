@@ -160,10 +160,11 @@ std::vector<double> cumulativeSplit(const std::vector<double>& split, size_t n_d
 // counting as layer n_layer_all, act = min(ngl, n_layer_all + 1), then the device is
 // upper_bound(splits, (il - i_gpu_start) / act) over the cumulative split.
 int layerDevice(std::uint32_t il, std::uint32_t n_layer_all, std::uint32_t ngl,
-                const std::vector<double>& cumulative) {
+                const std::vector<double>& cumulative, bool ngl_counts_output) {
     if (cumulative.empty()) return -1;
-    const std::int64_t start =
-        std::max<std::int64_t>(static_cast<std::int64_t>(n_layer_all) + 1 - ngl, 0);
+    // An older build started at n_layer - ngl, so the output joined only past n_layer.
+    const std::int64_t start = std::max<std::int64_t>(
+        static_cast<std::int64_t>(n_layer_all) + (ngl_counts_output ? 1 : 0) - ngl, 0);
     const std::int64_t act =
         std::min<std::int64_t>(ngl, static_cast<std::int64_t>(n_layer_all) + 1);
     if (static_cast<std::int64_t>(il) < start || static_cast<std::int64_t>(il) - start >= act)
@@ -407,12 +408,13 @@ Assignment assign(const ModelShape& model, const ContextPrice& price, const Reso
         // that device (dev_layer); only the rows of its 2-D weight matrices are spread over every
         // device by -ts (make_gpu_buft_list puts the device's split buffer type first; ggml-cuda's
         // split type takes no 3-D expert bank). The same in v0.4.0.
-        const int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
+        const int d = layerDevice(il, n_layer_all, choice.ngl, cumulative, opt.ngl_counts_output);
         layer_dev[il] = d;
         if (d < 0) host_has_layers = true;
         placeBlock(a, price.layers[il], il, d, choice, opt, row, cumulative, dev_has_layers);
     }
-    const int out_dev = layerDevice(n_layer_all, n_layer_all, choice.ngl, cumulative);
+    const int out_dev =
+        layerDevice(n_layer_all, n_layer_all, choice.ngl, cumulative, opt.ngl_counts_output);
     a.output_on_gpu = out_dev >= 0;
     placeSharedTensors(a, model, price, layer_dev, out_dev);
     const bool pp = pipelineParallel(model, opt, budget, choice);

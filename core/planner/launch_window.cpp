@@ -60,6 +60,7 @@ ResolvedOptions resolve(const ModelShape& model, const PlanOptions& o, const Har
     r.llama_version = o.llama_version;
     r.kq_mask_f32_cast =
         r.flash_attn && o.llama_build && olderBuildGraph(*o.llama_build).kq_mask_f32_cast;
+    r.ngl_counts_output = !(o.llama_build && olderBuildGraph(*o.llama_build).ngl_excludes_output);
     // Headroom's MTP launches draft kMtpDraftTokens (--spec-draft-n-max), which is the n_rs_seq
     // llama.cpp then keeps per sequence on a rollback-capable architecture.
     r.n_rs_seq = recurrentSnapshots(llamaProfile(o.llama_version), model.architecture, r.mtp,
@@ -353,6 +354,11 @@ void addModelNotes(Plan& plan, const ModelShape& model, const PlanOptions& optio
         if (options.flash_attn != FlashAttn::Off && older.kq_mask_f32_cast)
             priced.push_back("its F32 KQ mask and the F16 cast flash attention reads (before "
                              "llama.cpp PR #23764, tags b9341-b9518)");
+        if (older.ngl_excludes_output && options.pinned.gpu_layers &&
+            options.pinned.gpu_layers->kind == GpuLayers::Kind::Count &&
+            options.pinned.gpu_layers->count <= model.nLayer())
+            priced.push_back("-ngl N as N repeating layers with the output on the CPU (up to "
+                             "b4783 at least; v0.5.0 counts the output among the N)");
         if (options.n_parallel > 1 && !options.kv_unified && older.one_kv_stream)
             priced.push_back("one KV stream shared by the " + std::to_string(options.n_parallel) +
                              " sequences, as -kvu keeps them (before b5913, PR #14363)");

@@ -54,8 +54,9 @@ std::vector<double> plannedSplit(const MemoryBudget& budget);
 // Cumulative, normalised split points (llama_model::load_tensors); equal shares when all are 0.
 std::vector<double> cumulativeSplit(const std::vector<double>& split, size_t n_dev);
 // Which device llama.cpp gives layer `il` (the output layer is il = n_layer_all); -1 = CPU.
+// `ngl_counts_output` false: an older build's -ngl (OlderBuildGraph::ngl_excludes_output).
 int layerDevice(std::uint32_t il, std::uint32_t n_layer_all, std::uint32_t ngl,
-                const std::vector<double>& cumulative);
+                const std::vector<double>& cumulative, bool ngl_counts_output = true);
 
 // Whether llama.cpp turns on pipeline parallelism for this placement (see assign.cpp).
 bool pipelineParallel(const ModelShape& model, const ResolvedOptions& opt,

@@ -259,7 +259,7 @@ void describePlacement(Placement& p, const ModelShape& model, const ResolvedOpti
             : cumulativeSplit(p.tensor_split, budget.devices.size());
     p.device_layers.assign(budget.devices.size(), 0);
     for (std::uint32_t il = 0; il <= n_layer_all; ++il) {
-        int d = layerDevice(il, n_layer_all, choice.ngl, cumulative);
+        int d = layerDevice(il, n_layer_all, choice.ngl, cumulative, opt.ngl_counts_output);
         if (d >= 0 && choice.split_mode == SplitMode::Row) d = 0;
         if (d >= 0 && tensor) {
             // Every device holds a share of every layer on the Meta device.
@@ -276,9 +276,10 @@ void describePlacement(Placement& p, const ModelShape& model, const ResolvedOpti
         for (std::uint32_t il = 0; il < n_layer_all; ++il) {
             if (model.layers[il].experts_bytes == 0 || (model.layers[il].is_mtp && !opt.mtp))
                 continue;
-            const bool host = il < choice.n_cpu_moe ||
-                              (il < choice.moves.size() && choice.moves[il].expert_parts >= 3) ||
-                              layerDevice(il, n_layer_all, choice.ngl, cumulative) < 0;
+            const bool host =
+                il < choice.n_cpu_moe ||
+                (il < choice.moves.size() && choice.moves[il].expert_parts >= 3) ||
+                layerDevice(il, n_layer_all, choice.ngl, cumulative, opt.ngl_counts_output) < 0;
             (host ? p.expert_slots_host : p.expert_slots_gpu) += per_layer;
         }
     }

@@ -176,6 +176,20 @@ private slots:
         QTest::newRow("b5913") << 5913 << false;
         QTest::newRow("b6699") << 6699 << false;
     }
+    // -ngl without the output layer is known up to b4783 (the newest such published log).
+    void anOlderNglIsPricedUpToTheLastBuildKnownToHaveIt_data() {
+        QTest::addColumn<int>("build");
+        QTest::addColumn<bool>("excludes_output");
+        QTest::newRow("b2408, llama.cpp#6031's") << 2408 << true;
+        QTest::newRow("b4783, llama.cpp#12213's") << 4783 << true;
+        QTest::newRow("b4784") << 4784 << false;
+    }
+    void anOlderNglIsPricedUpToTheLastBuildKnownToHaveIt() {
+        QFETCH(int, build);
+        QFETCH(bool, excludes_output);
+        QCOMPARE(olderBuildGraph(std::uint32_t(build)).ngl_excludes_output, excludes_output);
+    }
+
     void oneKvStreamIsPricedBeforeB5913() {
         QFETCH(int, build);
         QFETCH(bool, one_stream);

@@ -1215,7 +1215,7 @@ def write_report(path, ctx):
              "buffers are printed), `--n-cpu-moe`, `-nkvo`, `--no-op-offload`, `--no-mmap`; "
              "`--program llama-server` for `server`/`llama-server`, `--program library` for "
              "every other program (unquoted: the CLI's default, llama-server); "
-             "`--llama-version v0.5.0`, and `--llama-build N` with the log's build number where it is printed (the plan then prices the differences Headroom knows for that build: the F32 KQ mask and its F16 cast under flash attention before llama.cpp PR #23764, and one KV stream for all sequences before b5913). A flag the CLI refuses skips the load (listed below).")
+             "`--llama-version v0.5.0`, and `--llama-build N` with the log's build number where it is printed (the plan then prices the differences Headroom knows for that build: the F32 KQ mask and its F16 cast under flash attention before llama.cpp PR #23764, one KV stream for all sequences before b5913, and -ngl without the output layer up to b4783). A flag the CLI refuses skips the load (listed below).")
     L.append("- **Buffers.** Device model buffers are summed per GPU (`CUDA0` + `CUDA0_Split`, "
              "Metal's mapped pieces); host model buffers are `CPU`, `CPU_Mapped`, `*_Host`, "
              "`AMX`, `CPU_AARCH64`; KV per GPU and host (`CPU`, `*_Host`), both caches of an "
@@ -1292,7 +1292,9 @@ def write_report(path, ctx):
     L.append("")
     L.append("Where the log prints its build and Headroom knows that build's compute graph differs "
              "from v0.5.0's (`--llama-build`, `OlderBuildGraph` in core/launch/llama_version.h), the "
-             "plan above replays the older graph. Two differences are known. Before b5913 (PR #14363) "
+             "plan above replays the older graph. Three differences are known. Up to b4783 at least, "
+             "`-ngl N` put N repeating layers on the GPUs and the output layer on the CPU "
+             "(`i_gpu_start = n_layer - ngl`; v0.5.0 counts the output among the N). Before b5913 (PR #14363) "
              "every sequence shared one KV stream, as `--kv-unified` keeps them now (attention over "
              "all n_ctx cells), so a `-np` > 1 load is priced unified. Before llama.cpp "
              "PR #23764 (tags b9341-b9518, 2026-05-29) `build_attn_inp_kv` made the KQ mask an F32 "
