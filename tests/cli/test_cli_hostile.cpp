@@ -295,6 +295,13 @@ private slots:
             << m + hw + QStringList{"--free", "25GiB"} << "--free";
         QTest::newRow("unknown --llama-version")
             << m + hw + QStringList{"--llama-version", "v9"} << "v9";
+        QTest::newRow("--llama-build not a number")
+            << m + hw + QStringList{"--llama-build", "latest"} << "--llama-build";
+        QTest::newRow("--llama-build 0") << m + hw + QStringList{"--llama-build", "0"} << "'0'";
+        QTest::newRow("--llama-build with its hash")
+            << m + hw + QStringList{"--llama-build", "6699 (c08002a1)"} << "6699 (c08002a1)";
+        QTest::newRow("--llama-build past the range")
+            << m + hw + QStringList{"--llama-build", "99999999999"} << "99999999999";
         QTest::newRow("unknown --load-mode") << m + hw + QStringList{"-lm", "fast"} << "fast";
         QTest::newRow("--mlock with --load-mode")
             << m + hw + QStringList{"--mlock", "-lm", "mmap"} << "--load-mode";
